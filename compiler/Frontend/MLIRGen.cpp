@@ -1,0 +1,241 @@
+//===- MLIRGen.cpp - checked .cavs program to the cavs dialect ------------===//
+//
+// One builder per vertex function; every Program instruction becomes one op
+// (a MatMul or Lookup also gets the cavs.param_ref of its parameter).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Frontend/MLIRGen.h"
+
+#include "compiler/Frontend/Program.h"
+#include "dialects/CavsOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace cavs;
+using mlir::Value;
+
+namespace {
+class Generator {
+public:
+  Generator(mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
+            const Program &program)
+      : builder(&context), sourceMgr(sourceMgr), program(program) {}
+
+  mlir::OwningOpRef<mlir::ModuleOp> run() {
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::ModuleOp::create(location(program.loc));
+    builder.setInsertionPointToEnd(module->getBody());
+    mlir::TypeAttr state;
+    if (program.state)
+      state = mlir::TypeAttr::get(convert(*program.state));
+    auto model = builder.create<ModelOp>(location(program.loc),
+                                         program.modelName, state);
+    builder.setInsertionPointToEnd(&model.getBody().emplaceBlock());
+    for (const Param &param : program.params)
+      emitParam(param);
+    for (const VertexFunction &function : program.vertexFunctions)
+      emitVertex(function);
+    return module;
+  }
+
+private:
+  mlir::Location location(llvm::SMLoc loc) {
+    if (!loc.isValid())
+      return builder.getUnknownLoc();
+    unsigned buffer = sourceMgr.FindBufferContainingLoc(loc);
+    auto [line, column] = sourceMgr.getLineAndColumn(loc, buffer);
+    return mlir::FileLineColLoc::get(
+        builder.getStringAttr(
+            sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier()),
+        line, column);
+  }
+
+  mlir::RankedTensorType tensorType(llvm::ArrayRef<int64_t> shape) {
+    return mlir::RankedTensorType::get(shape, builder.getF32Type());
+  }
+
+  mlir::Type convert(const cavs::Type &type) {
+    if (type.isI32())
+      return builder.getI32Type();
+    return tensorType(type.shape);
+  }
+
+  void emitParam(const Param &param) {
+    llvm::SmallVector<double, 2> args(param.init.args.begin(),
+                                      param.init.args.end());
+    builder.create<ParamOp>(location(param.loc), param.name,
+                            tensorType(param.shape), convert(param.init.kind),
+                            args);
+  }
+
+  static InitializerKind convert(InitKind kind) {
+    switch (kind) {
+    case InitKind::Zeros:
+      return InitializerKind::zeros;
+    case InitKind::Ones:
+      return InitializerKind::ones;
+    case InitKind::Xavier:
+      return InitializerKind::xavier;
+    case InitKind::Constant:
+      return InitializerKind::constant;
+    case InitKind::Uniform:
+      return InitializerKind::uniform;
+    case InitKind::Normal:
+      return InitializerKind::normal;
+    }
+    llvm_unreachable("unknown initializer kind");
+  }
+
+  void emitVertex(const VertexFunction &function);
+  void emitInstruction(const VertexFunction &function,
+                       const Instruction &instruction);
+  Value paramRef(unsigned index, mlir::Location loc) {
+    const Param &param = program.params[index];
+    return builder.create<ParamRefOp>(loc, tensorType(param.shape), param.name);
+  }
+
+  mlir::OpBuilder builder;
+  const llvm::SourceMgr &sourceMgr;
+  const Program &program;
+  /// The MLIR value of each ValueId of the function being emitted.
+  std::vector<Value> values;
+};
+} // namespace
+
+void Generator::emitVertex(const VertexFunction &function) {
+  // The vertex signature lists what the body pulls and pushes.
+  llvm::SmallVector<mlir::NamedAttribute> pulls, pushes;
+  for (const Instruction &instruction : function.instructions) {
+    if (instruction.kind == OpKind::Pull)
+      pulls.emplace_back(builder.getStringAttr(instruction.name),
+                         mlir::TypeAttr::get(convert(
+                             function.values[instruction.results[0]].type)));
+    else if (instruction.kind == OpKind::Push)
+      pushes.emplace_back(builder.getStringAttr(instruction.name),
+                          mlir::TypeAttr::get(convert(
+                              function.values[instruction.operands[0]].type)));
+  }
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  auto vertex = builder.create<VertexOp>(
+      location(function.loc), function.name, function.arity,
+      builder.getDictionaryAttr(pulls), builder.getDictionaryAttr(pushes));
+  builder.setInsertionPointToEnd(&vertex.getBody().emplaceBlock());
+  values.assign(function.values.size(), Value());
+  for (const Instruction &instruction : function.instructions)
+    emitInstruction(function, instruction);
+}
+
+void Generator::emitInstruction(const VertexFunction &function,
+                                const Instruction &instruction) {
+  mlir::Location loc = location(instruction.loc);
+  // A value the user named carries its name, which shows in diagnostics and
+  // in --mlir-print-debuginfo.
+  if (instruction.results.size() == 1) {
+    const std::string &name = function.values[instruction.results[0]].name;
+    if (!name.empty())
+      loc = mlir::NameLoc::get(builder.getStringAttr(name), loc);
+  }
+  auto operand = [&](unsigned i) { return values[instruction.operands[i]]; };
+  llvm::SmallVector<Value> operands;
+  for (ValueId id : instruction.operands)
+    operands.push_back(values[id]);
+  llvm::SmallVector<mlir::Type, 1> resultTypes;
+  for (ValueId id : instruction.results)
+    resultTypes.push_back(convert(function.values[id].type));
+  mlir::Type resultType = resultTypes.empty() ? mlir::Type() : resultTypes[0];
+
+  mlir::Operation *op = nullptr;
+  switch (instruction.kind) {
+  case OpKind::Pull:
+    op = builder.create<PullOp>(loc, resultType, instruction.name);
+    break;
+  case OpKind::Gather:
+    op = builder.create<GatherOp>(loc, resultType, instruction.index);
+    break;
+  case OpKind::Scatter:
+    op = builder.create<ScatterOp>(loc, operand(0));
+    break;
+  case OpKind::Push:
+    op = builder.create<PushOp>(loc, instruction.name, operand(0));
+    break;
+  case OpKind::Loss:
+    op = builder.create<LossOp>(loc, operand(0));
+    break;
+  case OpKind::ParamRef:
+    op = paramRef(instruction.param, loc).getDefiningOp();
+    break;
+  case OpKind::Constant:
+    op = builder.create<ConstantOp>(
+        loc, mlir::DenseElementsAttr::get(
+                 llvm::cast<mlir::ShapedType>(resultType),
+                 llvm::ArrayRef<float>(instruction.constant)));
+    break;
+  case OpKind::Add:
+    op = builder.create<AddOp>(loc, resultType, operand(0), operand(1));
+    break;
+  case OpKind::Sub:
+    op = builder.create<SubOp>(loc, resultType, operand(0), operand(1));
+    break;
+  case OpKind::Mul:
+    op = builder.create<MulOp>(loc, resultType, operand(0), operand(1));
+    break;
+  case OpKind::Div:
+    op = builder.create<DivOp>(loc, resultType, operand(0), operand(1));
+    break;
+  case OpKind::Neg:
+    op = builder.create<NegOp>(loc, operand(0));
+    break;
+  case OpKind::Sigmoid:
+    op = builder.create<SigmoidOp>(loc, operand(0));
+    break;
+  case OpKind::Tanh:
+    op = builder.create<TanhOp>(loc, operand(0));
+    break;
+  case OpKind::Relu:
+    op = builder.create<ReluOp>(loc, operand(0));
+    break;
+  case OpKind::Exp:
+    op = builder.create<ExpOp>(loc, operand(0));
+    break;
+  case OpKind::Log:
+    op = builder.create<LogOp>(loc, operand(0));
+    break;
+  case OpKind::Softmax:
+    op = builder.create<SoftmaxOp>(loc, operand(0));
+    break;
+  case OpKind::MatMul:
+    op = builder.create<MatmulOp>(loc, resultType,
+                                  paramRef(instruction.param, loc), operand(0));
+    break;
+  case OpKind::Concat:
+    op = builder.create<ConcatOp>(loc, resultType, operands);
+    break;
+  case OpKind::Split:
+    op = builder.create<SplitOp>(loc, resultTypes, operand(0));
+    break;
+  case OpKind::Slice:
+    op = builder.create<SliceOp>(loc, resultType, operand(0),
+                                 instruction.index);
+    break;
+  case OpKind::Sum:
+    op = builder.create<SumOp>(loc, operands);
+    break;
+  case OpKind::Lookup:
+    op = builder.create<LookupOp>(loc, resultType,
+                                  paramRef(instruction.param, loc), operand(0));
+    break;
+  case OpKind::SoftmaxCrossEntropy:
+    op = builder.create<SoftmaxCrossEntropyOp>(loc, operand(0), operand(1));
+    break;
+  }
+  for (auto [id, result] : llvm::zip_equal(instruction.results, op->getResults()))
+    values[id] = result;
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+cavs::generateMLIR(mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
+                   const Program &program) {
+  return Generator(context, sourceMgr, program).run();
+}

@@ -1,0 +1,31 @@
+//===- CavsDialect.cpp - registration of the cavs dialect -----------------===//
+//
+// Registers the ops and attributes of the dialect and pulls in the
+// generated enum and attribute code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/CavsDialect.h"
+#include "dialects/CavsOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace cavs;
+
+#include "dialects/CavsDialect.cpp.inc"
+#include "dialects/CavsEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/CavsAttributes.cpp.inc"
+
+void CavsDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/CavsAttributes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/CavsOps.cpp.inc"
+      >();
+}

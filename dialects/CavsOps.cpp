@@ -1,0 +1,580 @@
+//===- CavsOps.cpp - verifiers and custom syntax of cavs ops --------------===//
+//
+// Verifiers state what was expected and what was found; structural rules
+// that span several ops (a pull name declared once, one scatter per vertex)
+// live on the enclosing vertex or model op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/CavsOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace cavs;
+
+/// Formats a shape the way the language prints it: [150] or [450, 300].
+static std::string shapeString(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return "scalar";
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(tensor.getShape(), os);
+  os << "]";
+  return os.str();
+}
+
+static int64_t vectorSize(Value value) {
+  return cast<RankedTensorType>(value.getType()).getDimSize(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Custom syntax: `%a, %b : T` when both operands and the result agree,
+// `%a, %b : A, B -> R` when one side is a broadcast scalar.
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseBroadcastTypes(OpAsmParser &parser, Type &lhs,
+                                       Type &rhs, Type &result) {
+  if (parser.parseType(lhs))
+    return failure();
+  if (failed(parser.parseOptionalComma())) {
+    rhs = result = lhs;
+    return success();
+  }
+  return failure(parser.parseType(rhs) || parser.parseArrow() ||
+                 parser.parseType(result));
+}
+
+static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
+                                Type rhs, Type result) {
+  if (lhs == rhs && rhs == result) {
+    printer << lhs;
+    return;
+  }
+  printer << lhs << ", " << rhs << " -> " << result;
+}
+
+//===----------------------------------------------------------------------===//
+// Custom syntax: the initializer as `xavier` or `uniform(lo, hi)`.
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseInitializer(OpAsmParser &parser, InitializerKindAttr &kind,
+                                    DenseF64ArrayAttr &args) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<InitializerKind> parsed = symbolizeInitializerKind(keyword);
+  if (!parsed)
+    return parser.emitError(loc, "unknown initializer '") << keyword << "'";
+  kind = InitializerKindAttr::get(parser.getContext(), *parsed);
+  SmallVector<double> values;
+  if (succeeded(parser.parseOptionalLParen()) &&
+      (parser.parseCommaSeparatedList([&] {
+         return parser.parseFloat(values.emplace_back());
+       }) ||
+       parser.parseRParen()))
+    return failure();
+  args = DenseF64ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+static void printInitializer(OpAsmPrinter &printer, Operation *,
+                             InitializerKindAttr kind, DenseF64ArrayAttr args) {
+  printer << stringifyInitializerKind(kind.getValue());
+  if (args.empty())
+    return;
+  printer << "(";
+  llvm::interleaveComma(args.asArrayRef(), printer);
+  printer << ")";
+}
+
+#define GET_OP_CLASSES
+#include "dialects/CavsOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// ModelOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ModelOp::verify() {
+  std::optional<Type> state = getState();
+  if (state && !isa<RankedTensorType>(*state))
+    return emitOpError("expects the state to be a tensor type, got ") << *state;
+  if (state) {
+    auto tensor = cast<RankedTensorType>(*state);
+    if (!tensor.hasStaticShape() || tensor.getRank() != 1 ||
+        !tensor.getElementType().isF32())
+      return emitOpError("expects the state to be a static f32 vector, got ")
+             << tensor;
+  }
+  return success();
+}
+
+LogicalResult ModelOp::verifyRegions() {
+  // A pull or push name is one column of the model's external interface, so
+  // every vertex function that uses it must agree on its type.
+  struct FirstUse {
+    VertexOp vertex;
+    Type type;
+  };
+  llvm::StringMap<FirstUse> pulls, pushes;
+  auto check = [&](VertexOp vertex, DictionaryAttr declared,
+                   llvm::StringMap<FirstUse> &seen,
+                   StringRef what) -> LogicalResult {
+    for (NamedAttribute entry : declared) {
+      Type type = cast<TypeAttr>(entry.getValue()).getValue();
+      auto [it, inserted] = seen.try_emplace(entry.getName(), FirstUse{vertex, type});
+      if (inserted || it->second.type == type)
+        continue;
+      InFlightDiagnostic diag = vertex.emitOpError()
+                                << what << " '" << entry.getName().getValue()
+                                << "' has type " << type << " but vertex @"
+                                << it->second.vertex.getSymName()
+                                << " declares it as " << it->second.type;
+      diag.attachNote(it->second.vertex.getLoc()) << "first declared here";
+      return diag;
+    }
+    return success();
+  };
+  for (Operation &op : getBody().front()) {
+    if (!isa<ParamOp, VertexOp>(op))
+      return op.emitOpError("is not allowed directly in a cavs.model; expected "
+                            "cavs.param or cavs.vertex");
+    auto vertex = dyn_cast<VertexOp>(op);
+    if (vertex && (failed(check(vertex, vertex.getPulls(), pulls, "pull")) ||
+                   failed(check(vertex, vertex.getPushes(), pushes, "push"))))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParamOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamOp::verify() {
+  RankedTensorType type = getTensorType();
+  if (type.getRank() == 0)
+    return emitOpError("expects a vector or matrix parameter, got a scalar");
+  ArrayRef<double> args = getInitArgs();
+  size_t expected = 0;
+  switch (getInit()) {
+  case InitializerKind::zeros:
+  case InitializerKind::ones:
+  case InitializerKind::xavier:
+    expected = 0;
+    break;
+  case InitializerKind::constant:
+    expected = 1;
+    break;
+  case InitializerKind::uniform:
+  case InitializerKind::normal:
+    expected = 2;
+    break;
+  }
+  if (args.size() != expected)
+    return emitOpError("initializer '")
+           << stringifyInitializerKind(getInit()) << "' expects " << expected
+           << " arguments, got " << args.size();
+  if (getInit() == InitializerKind::uniform && !(args[0] < args[1]))
+    return emitOpError("uniform initializer expects lo < hi, got [")
+           << args[0] << ", " << args[1] << "]";
+  if (getInit() == InitializerKind::normal && !(args[1] > 0))
+    return emitOpError("normal initializer expects a positive standard "
+                       "deviation, got ")
+           << args[1];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// VertexOp
+//===----------------------------------------------------------------------===//
+
+Type VertexOp::getPullType(StringRef name) {
+  auto type = getPulls().getAs<TypeAttr>(name);
+  return type ? type.getValue() : Type();
+}
+
+Type VertexOp::getPushType(StringRef name) {
+  auto type = getPushes().getAs<TypeAttr>(name);
+  return type ? type.getValue() : Type();
+}
+
+/// Checks that every entry of a pulls/pushes dictionary is a type that the
+/// primitive may carry.
+static LogicalResult verifyInterface(VertexOp vertex, DictionaryAttr entries,
+                                     StringRef what, bool allowI32) {
+  for (NamedAttribute entry : entries) {
+    auto typeAttr = dyn_cast<TypeAttr>(entry.getValue());
+    Type type = typeAttr ? typeAttr.getValue() : Type();
+    auto tensor = dyn_cast_or_null<RankedTensorType>(type);
+    bool ok = (tensor && tensor.hasStaticShape() && tensor.getRank() <= 2 &&
+               tensor.getElementType().isF32()) ||
+              (allowI32 && type && type.isInteger(32));
+    if (!ok)
+      return vertex.emitOpError()
+             << what << " '" << entry.getName().getValue() << "' expects "
+             << (allowI32 ? "an f32 tensor or i32" : "an f32 tensor")
+             << " type, got " << entry.getValue();
+  }
+  return success();
+}
+
+LogicalResult VertexOp::verify() {
+  if (failed(verifyInterface(*this, getPulls(), "pull", /*allowI32=*/true)) ||
+      failed(verifyInterface(*this, getPushes(), "push", /*allowI32=*/false)))
+    return failure();
+  return success();
+}
+
+LogicalResult VertexOp::verifyRegions() {
+  // Each declared input is read once, each declared output written once and
+  // the state scattered once: the runtime sizes its buffers from that.
+  llvm::StringMap<Operation *> pulled, pushed;
+  Operation *scatter = nullptr;
+  for (Operation &op : getBody().front()) {
+    auto once = [&](llvm::StringMap<Operation *> &seen, StringRef name,
+                    StringRef what) -> LogicalResult {
+      auto [it, inserted] = seen.try_emplace(name, &op);
+      if (inserted)
+        return success();
+      InFlightDiagnostic diag = op.emitOpError()
+                                << what << " '" << name << "' more than once";
+      diag.attachNote(it->second->getLoc()) << "first " << what << " here";
+      return diag;
+    };
+    if (auto pull = dyn_cast<PullOp>(op)) {
+      if (failed(once(pulled, pull.getName(), "pulls")))
+        return failure();
+    } else if (auto push = dyn_cast<PushOp>(op)) {
+      if (failed(once(pushed, push.getName(), "pushes")))
+        return failure();
+    } else if (isa<ScatterOp>(op)) {
+      if (scatter) {
+        InFlightDiagnostic diag = op.emitOpError("scatters more than once");
+        diag.attachNote(scatter->getLoc()) << "first scatter here";
+        return diag;
+      }
+      scatter = &op;
+    }
+  }
+  for (NamedAttribute entry : getPulls())
+    if (!pulled.count(entry.getName()))
+      return emitOpError("declares pull '")
+             << entry.getName().getValue() << "' but never pulls it";
+  for (NamedAttribute entry : getPushes())
+    if (!pushed.count(entry.getName()))
+      return emitOpError("declares push '")
+             << entry.getName().getValue() << "' but never pushes it";
+  if (getModel().getState() && !scatter)
+    return emitOpError("never scatters the model state ")
+           << getModel().getStateType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParamRefOp
+//===----------------------------------------------------------------------===//
+
+/// Finds the parameter an op refers to, in the enclosing model.
+static FailureOr<ParamOp> lookupParam(Operation *op, FlatSymbolRefAttr name,
+                                      SymbolTableCollection &symbols) {
+  auto model = op->getParentOfType<ModelOp>();
+  auto param = model ? symbols.lookupSymbolIn<ParamOp>(model, name) : nullptr;
+  if (!param)
+    return op->emitOpError("refers to unknown parameter ") << name;
+  return param;
+}
+
+LogicalResult ParamRefOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
+  if (failed(param))
+    return failure();
+  if (param->getType() != getType())
+    return emitOpError("expects the type of parameter ")
+           << getParamAttr() << ", " << param->getType() << ", got "
+           << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Primitives
+//===----------------------------------------------------------------------===//
+
+/// The vertex function a primitive sits in. Forward primitives (pull, push,
+/// gather, scatter, loss) belong to F, their adjoints to the cavs.backward
+/// region (∂F).
+static FailureOr<VertexOp> enclosingVertex(Operation *op, bool backward) {
+  auto vertex = op->getParentOfType<VertexOp>();
+  if (!vertex)
+    return op->emitOpError("must be inside a cavs.vertex");
+  bool inBackward = op->getParentOfType<BackwardOp>() != nullptr;
+  if (inBackward && !backward)
+    return op->emitOpError("must not be inside cavs.backward");
+  if (!inBackward && backward)
+    return op->emitOpError("must be inside cavs.backward");
+  return vertex;
+}
+
+/// Checks a pull/push name against the declaration in the vertex signature.
+static LogicalResult verifyDeclared(Operation *op, StringRef what,
+                                    StringRef name, Type declared, Type actual) {
+  if (!declared)
+    return op->emitOpError() << what << " '" << name
+                             << "' is not declared by the vertex function";
+  if (declared != actual)
+    return op->emitOpError() << "expects " << what << " '" << name
+                             << "' to have the declared type " << declared
+                             << ", got " << actual;
+  return success();
+}
+
+LogicalResult PullOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/false);
+  if (failed(vertex))
+    return failure();
+  return verifyDeclared(*this, "pull", getName(), vertex->getPullType(getName()),
+                        getType());
+}
+
+LogicalResult PushOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/false);
+  if (failed(vertex))
+    return failure();
+  return verifyDeclared(*this, "push", getName(), vertex->getPushType(getName()),
+                        getValue().getType());
+}
+
+/// Checks that a gathered or scattered value has the model's state type.
+static LogicalResult verifyStateType(Operation *op, VertexOp vertex,
+                                     Type actual) {
+  RankedTensorType state = vertex.getModel().getStateType();
+  if (!state)
+    return op->emitOpError("needs a model state, but cavs.model @")
+           << vertex.getModel().getSymName() << " declares none";
+  if (state != actual)
+    return op->emitOpError("expects the model state type ")
+           << state << ", got " << actual;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/false);
+  if (failed(vertex))
+    return failure();
+  if (getIndex() >= vertex->getArity())
+    return emitOpError("child index ")
+           << getIndex() << " is out of range for arity "
+           << vertex->getArity();
+  return verifyStateType(*this, *vertex, getType());
+}
+
+LogicalResult ScatterOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/false);
+  if (failed(vertex))
+    return failure();
+  return verifyStateType(*this, *vertex, getValue().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Math
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  if (!isa<DenseElementsAttr>(getValue()))
+    return emitOpError("expects a dense elements value, got ") << getValue();
+  return success();
+}
+
+/// Elementwise binary ops: equal shapes, or one side a scalar broadcast to
+/// the other; the result has the larger shape.
+static LogicalResult verifyBroadcast(Operation *op, Type lhs, Type rhs,
+                                     Type result) {
+  Type expected = lhs;
+  if (lhs != rhs) {
+    auto lhsRank = cast<RankedTensorType>(lhs).getRank();
+    auto rhsRank = cast<RankedTensorType>(rhs).getRank();
+    if (lhsRank != 0 && rhsRank != 0)
+      return op->emitOpError("expects operands of the same shape or a scalar "
+                             "operand, got ")
+             << shapeString(lhs) << " and " << shapeString(rhs);
+    expected = lhsRank == 0 ? rhs : lhs;
+  }
+  if (result != expected)
+    return op->emitOpError("expects result type ")
+           << expected << ", got " << result;
+  return success();
+}
+
+#define CAVS_VERIFY_BINARY(Op)                                                 \
+  LogicalResult Op::verify() {                                                 \
+    return verifyBroadcast(*this, getLhs().getType(), getRhs().getType(),      \
+                           getType());                                         \
+  }
+CAVS_VERIFY_BINARY(AddOp)
+CAVS_VERIFY_BINARY(SubOp)
+CAVS_VERIFY_BINARY(MulOp)
+CAVS_VERIFY_BINARY(DivOp)
+#undef CAVS_VERIFY_BINARY
+
+LogicalResult MatmulOp::verify() {
+  ArrayRef<int64_t> matrix = getLhs().getType().getShape();
+  int64_t rows = getTransposeLhs() ? matrix[1] : matrix[0];
+  int64_t cols = getTransposeLhs() ? matrix[0] : matrix[1];
+  int64_t k = vectorSize(getRhs());
+  if (k != cols)
+    return emitOpError("expects [")
+           << cols << "] on the right of a " << shapeString(getLhs().getType())
+           << (getTransposeLhs() ? " transposed" : "") << " matrix, got ["
+           << k << "]";
+  if (vectorSize(getResult()) != rows)
+    return emitOpError("expects result [")
+           << rows << "], got " << shapeString(getType());
+  return success();
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expects at least one input");
+  int64_t total = 0;
+  for (Value input : getInputs())
+    total += vectorSize(input);
+  if (vectorSize(getResult()) != total)
+    return emitOpError("expects result [")
+           << total << "] (the sum of the input sizes), got "
+           << shapeString(getType());
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  if (getResults().empty())
+    return emitOpError("expects at least one result");
+  int64_t part = vectorSize(getResults().front());
+  for (Value result : getResults())
+    if (vectorSize(result) != part)
+      return emitOpError("expects results of equal size, got [")
+             << part << "] and [" << vectorSize(result) << "]";
+  int64_t total = part * static_cast<int64_t>(getResults().size());
+  if (total != vectorSize(getInput()))
+    return emitOpError("expects ")
+           << getResults().size() << " parts of [" << part
+           << "] to cover the input " << shapeString(getInput().getType())
+           << ", got " << total << " elements";
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  int64_t end = static_cast<int64_t>(getOffset()) + vectorSize(getResult());
+  if (end > vectorSize(getInput()))
+    return emitOpError("slice [")
+           << getOffset() << ", " << end << ") is out of range for "
+           << shapeString(getInput().getType());
+  return success();
+}
+
+LogicalResult LookupOp::verify() {
+  int64_t width = getTable().getType().getDimSize(1);
+  if (vectorSize(getResult()) != width)
+    return emitOpError("expects result [")
+           << width << "] (a row of " << shapeString(getTable().getType())
+           << "), got " << shapeString(getType());
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  int64_t end = static_cast<int64_t>(getOffset()) + vectorSize(getInput());
+  if (end > vectorSize(getResult()))
+    return emitOpError("pad [")
+           << getOffset() << ", " << end << ") is out of range for "
+           << shapeString(getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Backward functions
+//===----------------------------------------------------------------------===//
+
+LogicalResult BackwardOp::verify() {
+  if (&(*this)->getBlock()->back() != getOperation())
+    return emitOpError("must be the last op of its vertex function");
+  return success();
+}
+
+LogicalResult StateGradOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/true);
+  if (failed(vertex))
+    return failure();
+  return verifyStateType(*this, *vertex, getType());
+}
+
+LogicalResult ChildGradOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/true);
+  if (failed(vertex))
+    return failure();
+  if (getIndex() >= vertex->getArity())
+    return emitOpError("child index ")
+           << getIndex() << " is out of range for arity "
+           << vertex->getArity();
+  return verifyStateType(*this, *vertex, getValue().getType());
+}
+
+LogicalResult PushGradOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/true);
+  if (failed(vertex))
+    return failure();
+  return verifyDeclared(*this, "push", getName(),
+                        vertex->getPushType(getName()), getType());
+}
+
+LogicalResult PullGradOp::verify() {
+  FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/true);
+  if (failed(vertex))
+    return failure();
+  return verifyDeclared(*this, "pull", getName(),
+                        vertex->getPullType(getName()), getValue().getType());
+}
+
+LogicalResult ParamGradOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (failed(enclosingVertex(*this, /*backward=*/true)))
+    return failure();
+  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
+  if (failed(param))
+    return failure();
+  if (param->getType() != getValue().getType())
+    return emitOpError("expects a gradient of type ")
+           << param->getType() << " for parameter " << getParamAttr()
+           << ", got " << getValue().getType();
+  return success();
+}
+
+LogicalResult
+ParamGradOuterOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (failed(enclosingVertex(*this, /*backward=*/true)))
+    return failure();
+  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
+  if (failed(param))
+    return failure();
+  RankedTensorType type = param->getTensorType();
+  if (type.getRank() != 2 || type.getDimSize(0) != vectorSize(getDy()) ||
+      type.getDimSize(1) != vectorSize(getX()))
+    return emitOpError("expects parameter ")
+           << getParamAttr() << " of shape [" << vectorSize(getDy()) << ", "
+           << vectorSize(getX()) << "], got " << shapeString(type);
+  return success();
+}
+
+LogicalResult LookupGradOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (failed(enclosingVertex(*this, /*backward=*/true)))
+    return failure();
+  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
+  if (failed(param))
+    return failure();
+  RankedTensorType type = param->getTensorType();
+  if (type.getRank() != 2 || type.getDimSize(1) != vectorSize(getValue()))
+    return emitOpError("expects a table with rows of [")
+           << vectorSize(getValue()) << "], got " << shapeString(type);
+  return success();
+}

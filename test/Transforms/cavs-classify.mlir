@@ -1,0 +1,104 @@
+// cavs-classify marks ops of F and ∂F eager, body or lazy (Cavs paper §3.3).
+// RUN: cavs-opt %s --cavs-classify --split-input-file | FileCheck %s
+
+// Pulls and products of pulled inputs are eager; ops on the gather→scatter
+// path are body; push, the output layer and the loss are lazy. In ∂F the
+// loss adjoint is eager, the state-gradient path body and the parameter
+// gradients lazy.
+// CHECK-LABEL: cavs.model @cell
+// CHECK:      cavs.pull "x" {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.pull "label" {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.param_ref @W {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.param_ref @U {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.param_ref @V {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.matmul {{.*}} {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.gather 0 {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.matmul {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.add {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.tanh {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.scatter {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.push "h", {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.matmul {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.softmax_cross_entropy {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.loss {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.backward {
+// CHECK-NEXT:   cavs.constant {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT:   cavs.softmax_cross_entropy_grad {{.*}} {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT:   cavs.matmul {{.*}} {cavs.batching = #cavs.batching<eager>, transpose_lhs}
+// CHECK-NEXT:   cavs.param_grad_outer @V, {{.*}} {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT:   cavs.state_grad {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.sum {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.mul {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.matmul {{.*}} {cavs.batching = #cavs.batching<body>, transpose_lhs}
+// CHECK-NEXT:   cavs.child_grad 0, {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.param_grad_outer @U, {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT:   cavs.param_grad_outer @W, {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: }
+cavs.model @cell state tensor<4xf32> {
+  cavs.param @W : tensor<4x3xf32> init xavier
+  cavs.param @U : tensor<4x4xf32> init xavier
+  cavs.param @V : tensor<5x4xf32> init xavier
+  cavs.vertex @cell arity 1 pulls {x = tensor<3xf32>, label = i32} pushes {h = tensor<4xf32>} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %l = cavs.pull "label" : i32
+    %W = cavs.param_ref @W : tensor<4x3xf32>
+    %U = cavs.param_ref @U : tensor<4x4xf32>
+    %V = cavs.param_ref @V : tensor<5x4xf32>
+    %wx = cavs.matmul %W, %x : tensor<4x3xf32>, tensor<3xf32> -> tensor<4xf32>
+    %s = cavs.gather 0 : tensor<4xf32>
+    %us = cavs.matmul %U, %s : tensor<4x4xf32>, tensor<4xf32> -> tensor<4xf32>
+    %a = cavs.add %wx, %us : tensor<4xf32>
+    %h = cavs.tanh %a : tensor<4xf32>
+    cavs.scatter %h : tensor<4xf32>
+    cavs.push "h", %h : tensor<4xf32>
+    %logits = cavs.matmul %V, %h : tensor<5x4xf32>, tensor<4xf32> -> tensor<5xf32>
+    %loss = cavs.softmax_cross_entropy %logits, %l : tensor<5xf32>, i32
+    cavs.loss %loss : tensor<f32>
+    cavs.backward {
+      %one = cavs.constant dense<1.0> : tensor<f32>
+      %dlogits = cavs.softmax_cross_entropy_grad %logits, %l, %one : tensor<5xf32>, i32
+      %dh1 = cavs.matmul %V, %dlogits {transpose_lhs} : tensor<5x4xf32>, tensor<5xf32> -> tensor<4xf32>
+      cavs.param_grad_outer @V, %dlogits, %h : tensor<5xf32>, tensor<4xf32>
+      %dh2 = cavs.state_grad : tensor<4xf32>
+      %dh = cavs.sum %dh1, %dh2 : tensor<4xf32>
+      %da = cavs.mul %dh, %h : tensor<4xf32>
+      %ds = cavs.matmul %U, %da {transpose_lhs} : tensor<4x4xf32>, tensor<4xf32> -> tensor<4xf32>
+      cavs.child_grad 0, %ds : tensor<4xf32>
+      cavs.param_grad_outer @U, %da, %s : tensor<4xf32>, tensor<4xf32>
+      cavs.param_grad_outer @W, %da, %x : tensor<4xf32>, tensor<3xf32>
+    }
+  }
+}
+
+// -----
+
+// A leaf vertex function has no recursion input: all of it is eager, even
+// its scatter.
+// CHECK-LABEL: cavs.model @leaf
+// CHECK:      cavs.pull "x" {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.tanh {{.*}} {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.scatter {{.*}} {cavs.batching = #cavs.batching<eager>}
+cavs.model @leaf state tensor<4xf32> {
+  cavs.vertex @leaf arity 0 pulls {x = tensor<4xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %t = cavs.tanh %x : tensor<4xf32>
+    cavs.scatter %t : tensor<4xf32>
+  }
+}
+
+// -----
+
+// A gathered value used only by the loss is lazy, not body.
+// CHECK-LABEL: cavs.model @side
+// CHECK:      cavs.gather 0 {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.scatter {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.reduce_sum {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.loss {{.*}} {cavs.batching = #cavs.batching<lazy>}
+cavs.model @side state tensor<4xf32> {
+  cavs.vertex @v arity 1 pulls {} pushes {} {
+    %s = cavs.gather 0 : tensor<4xf32>
+    cavs.scatter %s : tensor<4xf32>
+    %r = cavs.reduce_sum %s : tensor<4xf32>
+    cavs.loss %r : tensor<f32>
+  }
+}

@@ -1,0 +1,103 @@
+//===- cavsc.cpp - the cavs compiler driver --------------------------------===//
+//
+// `cavsc model.cavs [--emit=...] [-o out]`: runs the frontend on a .cavs file
+// and emits the requested stage. Every stage is reachable from here so each
+// can be inspected and tested on its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Config.h"
+#include "compiler/Frontend/Frontend.h"
+#include "compiler/Frontend/MLIRGen.h"
+#include "dialects/CavsDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+/// The stage whose result cavsc writes out.
+enum class Emit { AST, MLIR };
+
+cl::OptionCategory category("cavsc options");
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<model.cavs>"),
+                                   cl::Required, cl::cat(category));
+cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to emit"), cl::init(Emit::MLIR),
+    cl::values(clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
+               clEnumValN(Emit::MLIR, "mlir", "the cavs dialect (default)")),
+    cl::cat(category));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("Override a dim: -D NAME=VALUE"),
+                              cl::value_desc("NAME=VALUE"), cl::cat(category));
+
+void printVersion(raw_ostream &os) {
+  os << "cavsc version " << CAVS_VERSION_STRING << "\n"
+     << "  LLVM/MLIR " << CAVS_LLVM_VERSION_STRING << "\n"
+     << "  targets: cpu" << (CAVS_HAVE_CUDA ? ", cuda" : "") << "\n";
+}
+
+/// Runs the pipeline up to `emit` and writes the result to `os`.
+LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
+  std::unique_ptr<cavs::CheckedModule> checked =
+      cavs::runFrontend(sourceMgr, defines);
+  if (!checked)
+    return failure();
+  if (emit == Emit::AST) {
+    cavs::printAST(*checked, os);
+    return success();
+  }
+
+  mlir::MLIRContext context;
+  context.loadDialect<cavs::CavsDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      cavs::generateMLIR(context, *checked);
+  if (!module || failed(mlir::verify(*module)))
+    return failure();
+  module->print(os);
+  return success();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(printVersion);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "cavsc: compile a Cavs vertex-function model (.cavs)\n\n"
+      "  cavsc model.cavs --emit=ast      print the checked syntax tree\n"
+      "  cavsc model.cavs --emit=mlir     print the cavs dialect IR\n");
+
+  std::string error;
+  std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(inputFilename, &error);
+  if (!input) {
+    WithColor::error(errs(), "cavsc") << error << "\n";
+    return 1;
+  }
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+
+  std::unique_ptr<ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    WithColor::error(errs(), "cavsc") << error << "\n";
+    return 1;
+  }
+  if (failed(compile(sourceMgr, output->os())))
+    return 1;
+  output->keep();
+  return 0;
+}
