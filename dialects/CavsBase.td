@@ -19,6 +19,13 @@ def Cavs_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The discardable attribute cavs-classify puts on each op of F and ∂F.
     static constexpr ::llvm::StringLiteral kBatchingAttrName = "cavs.batching";
+    /// cavs-plan-memory: the slots of an op's results (an array of
+    /// #cavs.slot, one per result) ...
+    static constexpr ::llvm::StringLiteral kSlotsAttrName = "cavs.slots";
+    /// ... and, on a vertex function, the floats per row of its arena and
+    /// of its task scratch.
+    static constexpr ::llvm::StringLiteral kArenaWidthAttrName = "cavs.arena_floats";
+    static constexpr ::llvm::StringLiteral kScratchWidthAttrName = "cavs.scratch_floats";
   }];
   let summary = "Vertex functions of dynamic neural networks (the Cavs model)";
   let description = [{
@@ -85,6 +92,32 @@ def Cavs_BatchingAttr : EnumAttr<Cavs_Dialect, Cavs_BatchingKind, "batching"> {
   }];
 }
 
+/// Where cavs-plan-memory puts a value: the vertex function's arena (one row
+/// per vertex of the batch) or its task scratch (one row per vertex of the
+/// task being run).
+def Cavs_SlotSpace : I32EnumAttr<"SlotSpace", "memory a value lives in", [
+    I32EnumAttrCase<"arena", 0>,
+    I32EnumAttrCase<"scratch", 1>]> {
+  let cppNamespace = "::cavs";
+  let genSpecializedAttr = 0;
+}
+
+def Cavs_SlotAttr : AttrDef<Cavs_Dialect, "Slot"> {
+  let mnemonic = "slot";
+  let summary = "the columns a value occupies in its vertex function's rows";
+  let description = [{
+    `#cavs.slot<arena, 150, 300>`: the value's elements are columns
+    150 .. 449 of every row of the arena (row r belongs to the r-th vertex
+    of this vertex function in the batch). `scratch` slots are columns of
+    the task scratch, whose rows are the vertices of the task being run.
+    Slots of values whose lifetimes do not overlap may coincide; a slot
+    inside another value's slot is a view of it (a split or slice part).
+  }];
+  let parameters = (ins EnumParameter<Cavs_SlotSpace>:$space,
+                        "int64_t":$offset, "int64_t":$size);
+  let assemblyFormat = "`<` $space `,` $offset `,` $size `>`";
+}
+
 /// A per-vertex f32 value: a scalar (rank 0), a vector or a matrix.
 def Cavs_Tensor : Type<
     And<[IsTensorTypePred, HasStaticShapePred,
@@ -115,6 +148,13 @@ def Cavs_Matrix : Type<
 
 /// What `cavs.pull` may read: an f32 tensor or an i32 index/label.
 def Cavs_PullType : AnyTypeOf<[Cavs_Tensor, I32]>;
+
+/// Elementwise math: each result element depends only on the operand elements
+/// at the same position (rank-0 operands broadcast). cavs-fuse-elementwise
+/// groups such ops into one kernel.
+def Cavs_ElementwiseMath : NativeOpTrait<"ElementwiseMath"> {
+  let cppNamespace = "::cavs::OpTrait";
+}
 
 class Cavs_Op<string mnemonic, list<Trait> traits = []>
     : Op<Cavs_Dialect, mnemonic, traits>;

@@ -160,7 +160,8 @@ def Cavs_LookupGradOp : Cavs_Op<"lookup_grad", [
   }];
 }
 
-def Cavs_ReluGradOp : Cavs_Op<"relu_grad", [Pure, AllTypesMatch<["output", "grad", "result"]>]> {
+def Cavs_ReluGradOp : Cavs_Op<"relu_grad", [
+    Pure, Cavs_ElementwiseMath, AllTypesMatch<["output", "grad", "result"]>]> {
   let summary = "gradient through relu";
   let description = [{
     `grad` where the relu `output` is positive, 0 elsewhere.

@@ -139,10 +139,22 @@ LogicalResult ModelOp::verifyRegions() {
     }
     return success();
   };
+  llvm::StringMap<ParamPackOp> packOf;
   for (Operation &op : getBody().front()) {
-    if (!isa<ParamOp, VertexOp>(op))
+    if (!isa<ParamOp, ParamPackOp, VertexOp>(op))
       return op.emitOpError("is not allowed directly in a cavs.model; expected "
-                            "cavs.param or cavs.vertex");
+                            "cavs.param, cavs.param_pack or cavs.vertex");
+    if (auto pack = dyn_cast<ParamPackOp>(op))
+      for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>()) {
+        auto [it, inserted] = packOf.try_emplace(member.getValue(), pack);
+        if (inserted)
+          continue;
+        InFlightDiagnostic diag = pack.emitOpError("member ")
+                                  << member << " is already packed in @"
+                                  << it->second.getSymName();
+        diag.attachNote(it->second.getLoc()) << "first pack here";
+        return diag;
+      }
     auto vertex = dyn_cast<VertexOp>(op);
     if (vertex && (failed(check(vertex, vertex.getPulls(), pulls, "pull")) ||
                    failed(check(vertex, vertex.getPushes(), pushes, "push"))))
@@ -279,24 +291,54 @@ LogicalResult VertexOp::verifyRegions() {
 // ParamRefOp
 //===----------------------------------------------------------------------===//
 
-/// Finds the parameter an op refers to, in the enclosing model.
-static FailureOr<ParamOp> lookupParam(Operation *op, FlatSymbolRefAttr name,
-                                      SymbolTableCollection &symbols) {
+/// The type of the parameter or parameter pack an op refers to.
+static FailureOr<RankedTensorType>
+lookupParamType(Operation *op, FlatSymbolRefAttr name,
+                SymbolTableCollection &symbols) {
   auto model = op->getParentOfType<ModelOp>();
-  auto param = model ? symbols.lookupSymbolIn<ParamOp>(model, name) : nullptr;
-  if (!param)
-    return op->emitOpError("refers to unknown parameter ") << name;
-  return param;
+  Operation *symbol = model ? symbols.lookupSymbolIn(model, name) : nullptr;
+  if (auto param = dyn_cast_or_null<ParamOp>(symbol))
+    return param.getTensorType();
+  if (auto pack = dyn_cast_or_null<ParamPackOp>(symbol))
+    return pack.getTensorType();
+  return op->emitOpError("refers to unknown parameter ") << name;
 }
 
 LogicalResult ParamRefOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
-  if (failed(param))
+  FailureOr<RankedTensorType> type =
+      lookupParamType(*this, getParamAttr(), symbols);
+  if (failed(type))
     return failure();
-  if (param->getType() != getType())
+  if (*type != getType())
     return emitOpError("expects the type of parameter ")
-           << getParamAttr() << ", " << param->getType() << ", got "
-           << getType();
+           << getParamAttr() << ", " << *type << ", got " << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParamPackOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamPackOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  RankedTensorType type = getTensorType();
+  if (getMembers().empty())
+    return emitOpError("expects at least one member");
+  int64_t leading = 0;
+  for (auto member : getMembers().getAsRange<FlatSymbolRefAttr>()) {
+    auto param = symbols.lookupSymbolIn<ParamOp>((*this)->getParentOp(), member);
+    if (!param)
+      return emitOpError("member ") << member << " is not a cavs.param";
+    RankedTensorType memberType = param.getTensorType();
+    if (memberType.getRank() != type.getRank() ||
+        memberType.getShape().drop_front() != type.getShape().drop_front())
+      return emitOpError("member ")
+             << member << " of type " << memberType
+             << " does not stack into " << type;
+    leading += memberType.getDimSize(0);
+  }
+  if (leading != type.getDimSize(0))
+    return emitOpError("expects its members to add up to ")
+           << type.getDimSize(0) << " rows, got " << leading;
   return success();
 }
 
@@ -452,17 +494,13 @@ LogicalResult ConcatOp::verify() {
 LogicalResult SplitOp::verify() {
   if (getResults().empty())
     return emitOpError("expects at least one result");
-  int64_t part = vectorSize(getResults().front());
+  int64_t total = 0;
   for (Value result : getResults())
-    if (vectorSize(result) != part)
-      return emitOpError("expects results of equal size, got [")
-             << part << "] and [" << vectorSize(result) << "]";
-  int64_t total = part * static_cast<int64_t>(getResults().size());
+    total += vectorSize(result);
   if (total != vectorSize(getInput()))
-    return emitOpError("expects ")
-           << getResults().size() << " parts of [" << part
-           << "] to cover the input " << shapeString(getInput().getType())
-           << ", got " << total << " elements";
+    return emitOpError("expects its parts to cover the input ")
+           << shapeString(getInput().getType()) << ", got " << total
+           << " elements";
   return success();
 }
 
@@ -540,13 +578,14 @@ LogicalResult PullGradOp::verify() {
 LogicalResult ParamGradOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (failed(enclosingVertex(*this, /*backward=*/true)))
     return failure();
-  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
-  if (failed(param))
+  FailureOr<RankedTensorType> type =
+      lookupParamType(*this, getParamAttr(), symbols);
+  if (failed(type))
     return failure();
-  if (param->getType() != getValue().getType())
+  if (*type != getValue().getType())
     return emitOpError("expects a gradient of type ")
-           << param->getType() << " for parameter " << getParamAttr()
-           << ", got " << getValue().getType();
+           << *type << " for parameter " << getParamAttr() << ", got "
+           << getValue().getType();
   return success();
 }
 
@@ -554,10 +593,11 @@ LogicalResult
 ParamGradOuterOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (failed(enclosingVertex(*this, /*backward=*/true)))
     return failure();
-  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
+  FailureOr<RankedTensorType> param =
+      lookupParamType(*this, getParamAttr(), symbols);
   if (failed(param))
     return failure();
-  RankedTensorType type = param->getTensorType();
+  RankedTensorType type = *param;
   if (type.getRank() != 2 || type.getDimSize(0) != vectorSize(getDy()) ||
       type.getDimSize(1) != vectorSize(getX()))
     return emitOpError("expects parameter ")
@@ -569,12 +609,48 @@ ParamGradOuterOp::verifySymbolUses(SymbolTableCollection &symbols) {
 LogicalResult LookupGradOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (failed(enclosingVertex(*this, /*backward=*/true)))
     return failure();
-  FailureOr<ParamOp> param = lookupParam(*this, getParamAttr(), symbols);
+  FailureOr<RankedTensorType> param =
+      lookupParamType(*this, getParamAttr(), symbols);
   if (failed(param))
     return failure();
-  RankedTensorType type = param->getTensorType();
+  RankedTensorType type = *param;
   if (type.getRank() != 2 || type.getDimSize(1) != vectorSize(getValue()))
     return emitOpError("expects a table with rows of [")
            << vectorSize(getValue()) << "], got " << shapeString(type);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FusedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusedOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("expects region arguments of the input types");
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("expects cavs.yield of the result types");
+  if (getNumResults() == 0)
+    return emitOpError("expects at least one result");
+  Type iteration = getResult(0).getType();
+  for (Type type : getResultTypes())
+    if (type != iteration)
+      return emitOpError("expects every result to have the iteration type ")
+             << iteration << ", got " << type;
+  auto scalar = RankedTensorType::get({}, Float32Type::get(getContext()));
+  for (Type type : getInputs().getTypes())
+    if (type != iteration && type != scalar)
+      return emitOpError("expects inputs of type ")
+             << iteration << " or scalars, got " << type;
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ConstantOp>(op))
+      continue;
+    if (!op.hasTrait<cavs::OpTrait::ElementwiseMath>())
+      return op.emitOpError("is not elementwise and cannot be in cavs.fused");
+    if (op.getResult(0).getType() != iteration)
+      return op.emitOpError("expects the kernel's iteration type ")
+             << iteration << ", got " << op.getResult(0).getType();
+  }
   return success();
 }

@@ -15,8 +15,16 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace cavs::OpTrait {
+/// Marks elementwise math ops (see Cavs_ElementwiseMath in CavsBase.td).
+template <typename ConcreteType>
+class ElementwiseMath
+    : public mlir::OpTrait::TraitBase<ConcreteType, ElementwiseMath> {};
+} // namespace cavs::OpTrait
 
 #define GET_OP_CLASSES
 #include "dialects/CavsOps.h.inc"

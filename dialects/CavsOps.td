@@ -11,6 +11,7 @@
 
 include "dialects/CavsBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -83,6 +84,36 @@ def Cavs_ParamOp : Cavs_Op<"param", [Symbol, HasParent<"ModelOp">]> {
   }];
 }
 
+def Cavs_ParamPackOp : Cavs_Op<"param_pack", [
+    Symbol, HasParent<"ModelOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "parameters stored back to back as one tensor";
+  let description = [{
+    Declares that the member parameters live contiguously, in order, so that
+    together they form one tensor: matrices with the same number of columns
+    stacked by rows, or vectors concatenated. Ops may then use the pack like
+    a parameter (one GEMM for several weight matrices that multiply the
+    same vector) while every member keeps its own name for checkpoints and
+    parameter access. A parameter is a member of at most one pack.
+    `cavs-merge-matmuls` creates packs.
+
+    ```mlir
+    cavs.param @W_iou : tensor<450x300xf32> init xavier
+    cavs.param @W_f : tensor<150x300xf32> init xavier
+    cavs.param_pack @W_iou_f : tensor<600x300xf32> = [@W_iou, @W_f]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<Cavs_Tensor>:$type,
+                       FlatSymbolRefArrayAttr:$members);
+  let assemblyFormat = "$sym_name `:` $type `=` $members attr-dict";
+  let extraClassDeclaration = [{
+    ::mlir::RankedTensorType getTensorType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getType());
+    }
+  }];
+}
+
 def Cavs_VertexOp : Cavs_Op<"vertex", [
     Symbol, HasParent<"ModelOp">, IsolatedFromAbove, NoTerminator,
     SingleBlock, NoRegionArguments]> {
@@ -127,8 +158,8 @@ def Cavs_ParamRefOp : Cavs_Op<"param_ref", [
     Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the value of a parameter inside a vertex function";
   let description = [{
-    Makes parameter `@name` available as an SSA value. The value is the same
-    for every vertex (it has no batch dimension).
+    Makes parameter (or parameter pack) `@name` available as an SSA value.
+    The value is the same for every vertex (it has no batch dimension).
 
     ```mlir
     %W = cavs.param_ref @W_iou : tensor<450x300xf32>
@@ -238,7 +269,8 @@ def Cavs_ConstantOp : Cavs_Op<"constant", [ConstantLike, Pure,
   let hasVerifier = 1;
 }
 
-class Cavs_BinaryOp<string mnemonic, string what> : Cavs_Op<mnemonic, [Pure]> {
+class Cavs_BinaryOp<string mnemonic, string what>
+    : Cavs_Op<mnemonic, [Pure, Cavs_ElementwiseMath]> {
   let summary = "elementwise " # what;
   let description = [{
     Elementwise }] # what # [{ of two values of the same shape; either side
@@ -265,7 +297,7 @@ def Cavs_MulOp : Cavs_BinaryOp<"mul", "multiplication">;
 def Cavs_DivOp : Cavs_BinaryOp<"div", "division">;
 
 class Cavs_UnaryOp<string mnemonic, string what> : Cavs_Op<mnemonic,
-    [Pure, SameOperandsAndResultType]> {
+    [Pure, SameOperandsAndResultType, Cavs_ElementwiseMath]> {
   let summary = what;
   let description = [{
     Applies }] # what # [{ to every element.
@@ -336,8 +368,12 @@ def Cavs_ConcatOp : Cavs_Op<"concat", [Pure]> {
 }
 
 def Cavs_SplitOp : Cavs_Op<"split", [Pure]> {
-  let summary = "split a vector into equal parts";
+  let summary = "split a vector into consecutive parts";
   let description = [{
+    The results are consecutive pieces of the input, in order; their sizes
+    add up to the input's. (The language's `split(x, n)` makes n equal
+    parts; matmul merging makes unequal ones.)
+
     ```mlir
     %i, %o, %u = cavs.split %x : tensor<450xf32> -> tensor<150xf32>, tensor<150xf32>, tensor<150xf32>
     ```
@@ -367,7 +403,8 @@ def Cavs_SliceOp : Cavs_Op<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType]> {
+def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType,
+                                  Cavs_ElementwiseMath]> {
   let summary = "elementwise sum of several values";
   let description = [{
     The sum of a compile-time array, e.g. the hidden states of all children.
@@ -414,6 +451,52 @@ def Cavs_SoftmaxCrossEntropyOp : Cavs_Op<"softmax_cross_entropy", [Pure]> {
   let assemblyFormat = [{
     $logits `,` $label attr-dict `:` type($logits) `,` type($label)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Fused kernels
+//===----------------------------------------------------------------------===//
+
+def Cavs_FusedOp : Cavs_Op<"fused", [
+    Pure, IsolatedFromAbove, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a group of elementwise ops run as one kernel";
+  let description = [{
+    Made by `cavs-fuse-elementwise`. The region's arguments are the kernel's
+    inputs and `cavs.yield` names its outputs; inside are only elementwise
+    math ops and constants. Every result has the same shape, the kernel's
+    iteration shape; an input has that shape or is a scalar that is
+    broadcast. Values defined inside never reach memory.
+
+    ```mlir
+    %h = cavs.fused (%o, %c) : (tensor<150xf32>, tensor<150xf32>) -> tensor<150xf32> {
+    ^bb0(%a: tensor<150xf32>, %b: tensor<150xf32>):
+      %0 = cavs.sigmoid %a : tensor<150xf32>
+      %1 = cavs.tanh %b : tensor<150xf32>
+      %2 = cavs.mul %0, %1 : tensor<150xf32>
+      cavs.yield %2 : tensor<150xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Cavs_Tensor>:$inputs);
+  let results = (outs Variadic<Cavs_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Cavs_YieldOp : Cavs_Op<"yield", [
+    Pure, Terminator, ReturnLike, HasParent<"FusedOp">]> {
+  let summary = "the outputs of a fused kernel";
+  let description = [{
+    ```mlir
+    cavs.yield %2, %3 : tensor<150xf32>, tensor<150xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Cavs_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
 }
 
 include "dialects/CavsGradOps.td"

@@ -100,4 +100,97 @@ def CavsClassify : Pass<"cavs-classify", "cavs::ModelOp"> {
   }];
 }
 
+def CavsFuseElementwise : Pass<"cavs-fuse-elementwise", "cavs::ModelOp"> {
+  let summary = "group linked elementwise ops into cavs.fused kernels";
+  let description = [{
+    Union-find over the elementwise math ops of F and of ∂F: an op joins the
+    group of an operand's producer when both are elementwise, have the same
+    batching class (`cavs.batching`, when classified) and the same result
+    type, and the merge keeps the graph of groups acyclic. Matmuls, gathers,
+    scatters and every other non-elementwise op stay outside, so no kernel
+    spans them. Each group becomes one `cavs.fused` op (one kernel in the
+    backends); splat constants are copied into the kernels that use them.
+
+    Before:
+    ```mlir
+    %a = cavs.sigmoid %o : tensor<150xf32>
+    %b = cavs.tanh %c : tensor<150xf32>
+    %h = cavs.mul %a, %b : tensor<150xf32>
+    ```
+    After:
+    ```mlir
+    %h = cavs.fused (%o, %c) : (tensor<150xf32>, tensor<150xf32>) -> tensor<150xf32> {
+    ^bb0(%arg0: tensor<150xf32>, %arg1: tensor<150xf32>):
+      %0 = cavs.sigmoid %arg0 : tensor<150xf32>
+      %1 = cavs.tanh %arg1 : tensor<150xf32>
+      %2 = cavs.mul %0, %1 : tensor<150xf32>
+      cavs.yield %2 : tensor<150xf32>
+    }
+    ```
+  }];
+}
+
+def CavsMergeMatmuls : Pass<"cavs-merge-matmuls", "cavs::ModelOp"> {
+  let summary = "merge matmuls that share their vector into one GEMM";
+  let description = [{
+    Matmuls of one block that multiply different parameter matrices by the
+    same vector (the gate products `W_i @ x`, `W_f @ x`, ... of an LSTM)
+    become one matmul by a `cavs.param_pack` of the matrices, followed by a
+    `cavs.split` of the result. The pack is a compile-time layout decision:
+    the runtime stores its members back to back, so nothing is copied at run
+    time, and each member keeps its name. Run before `cavs-autodiff`, the
+    backward pass then also needs one GEMM for the input gradient and one
+    for the packed weight gradient.
+
+    Before:
+    ```mlir
+    %a = cavs.matmul %W_iou, %x : tensor<450x300xf32>, tensor<300xf32> -> tensor<450xf32>
+    %b = cavs.matmul %W_f, %x : tensor<150x300xf32>, tensor<300xf32> -> tensor<150xf32>
+    ```
+    After:
+    ```mlir
+    cavs.param_pack @pack_W_iou_W_f : tensor<600x300xf32> = [@W_iou, @W_f]
+    ...
+    %p = cavs.param_ref @pack_W_iou_W_f : tensor<600x300xf32>
+    %y = cavs.matmul %p, %x : tensor<600x300xf32>, tensor<300xf32> -> tensor<600xf32>
+    %a, %b = cavs.split %y : tensor<600xf32> -> tensor<450xf32>, tensor<150xf32>
+    ```
+  }];
+}
+
+def CavsPlanMemory : Pass<"cavs-plan-memory", "cavs::ModelOp"> {
+  let summary = "give every per-vertex value a slot in its function's rows";
+  let description = [{
+    Each vertex function owns an **arena**: one row per vertex of that
+    function in the batch (rows in task order, so a task's rows are
+    contiguous), with `cavs.arena_floats` floats per row; and a **task
+    scratch**: one row per vertex of the task being run, with
+    `cavs.scratch_floats` floats per row. Every value of F and ∂F gets a
+    `#cavs.slot<space, offset, size>` (the `cavs.slots` attribute of its
+    op), so the runtime allocates two buffers per function and batch and
+    nothing per op.
+
+    Lifetimes follow execution order, which is phase order (F eager, F
+    body, F lazy, ∂F eager, ∂F body, ∂F lazy; see `cavs-classify`), then
+    program order. A value defined and last used in the same body phase
+    lives only within a task: it goes to the scratch. Any other value lives
+    in the arena; one that a body phase defines or uses is live for that
+    whole phase, since the phase runs task after task over all rows. Values
+    of F that ∂F uses are therefore kept until backward, and values whose
+    lifetimes do not overlap share columns (first fit in order of start).
+    Parts of a `cavs.split` and a `cavs.slice` are views into their input's
+    slot, not copies. Parameters and constants take no slot. The pass
+    needs the batching classes of `cavs-classify`.
+
+    After (excerpt):
+    ```mlir
+    cavs.vertex @cell arity 1 pulls {x = tensor<4xf32>} pushes {}
+        attributes {cavs.arena_floats = 12 : i64, cavs.scratch_floats = 4 : i64} {
+      %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>,
+                          cavs.slots = [#cavs.slot<arena, 0, 4>]} : tensor<4xf32>
+      ...
+    ```
+  }];
+}
+
 #endif // CAVS_TRANSFORMS_PASSES_TD

@@ -9,7 +9,7 @@ cavs.model @m state tensor<2x2xf32> {
 // -----
 
 cavs.model @m {
-  // expected-error @below {{'cavs.constant' op is not allowed directly in a cavs.model; expected cavs.param or cavs.vertex}}
+  // expected-error @below {{'cavs.constant' op is not allowed directly in a cavs.model; expected cavs.param, cavs.param_pack or cavs.vertex}}
   %0 = cavs.constant dense<1.0> : tensor<f32>
 }
 
@@ -343,17 +343,7 @@ cavs.model @m {
 cavs.model @m {
   cavs.vertex @v arity 0 pulls {x = tensor<6xf32>} pushes {} {
     %0 = cavs.pull "x" : tensor<6xf32>
-    // expected-error @below {{'cavs.split' op expects results of equal size, got [2] and [4]}}
-    %1:2 = cavs.split %0 : tensor<6xf32> -> tensor<2xf32>, tensor<4xf32>
-  }
-}
-
-// -----
-
-cavs.model @m {
-  cavs.vertex @v arity 0 pulls {x = tensor<6xf32>} pushes {} {
-    %0 = cavs.pull "x" : tensor<6xf32>
-    // expected-error @below {{'cavs.split' op expects 2 parts of [2] to cover the input [6], got 4 elements}}
+    // expected-error @below {{'cavs.split' op expects its parts to cover the input [6], got 4 elements}}
     %1:2 = cavs.split %0 : tensor<6xf32> -> tensor<2xf32>, tensor<2xf32>
   }
 }
@@ -562,5 +552,85 @@ cavs.model @m {
     %x = cavs.pull "x" : tensor<2xf32>
     // expected-error @below {{'cavs.pad' op pad [1, 3) is out of range for [2]}}
     %p = cavs.pad %x[1] : tensor<2xf32> -> tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  cavs.param @B : tensor<2x4xf32> init xavier
+  // expected-error @below {{'cavs.param_pack' op member @B of type 'tensor<2x4xf32>' does not stack into 'tensor<4x3xf32>'}}
+  cavs.param_pack @P : tensor<4x3xf32> = [@A, @B]
+}
+
+// -----
+
+cavs.model @m {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  // expected-error @below {{'cavs.param_pack' op expects its members to add up to 4 rows, got 2}}
+  cavs.param_pack @P : tensor<4x3xf32> = [@A]
+}
+
+// -----
+
+cavs.model @m {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  cavs.vertex @v arity 0 pulls {} pushes {} {
+  }
+  // expected-error @below {{'cavs.param_pack' op member @v is not a cavs.param}}
+  cavs.param_pack @P : tensor<2x3xf32> = [@v]
+}
+
+// -----
+
+cavs.model @m {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  cavs.param @B : tensor<2x3xf32> init xavier
+  // expected-note @below {{first pack here}}
+  cavs.param_pack @P : tensor<4x3xf32> = [@A, @B]
+  // expected-error @below {{'cavs.param_pack' op member @A is already packed in @P}}
+  cavs.param_pack @Q : tensor<2x3xf32> = [@A]
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    // expected-error @below {{'cavs.fused' op expects every result to have the iteration type 'tensor<3xf32>', got 'tensor<f32>'}}
+    %r:2 = cavs.fused (%x) : (tensor<3xf32>) -> (tensor<3xf32>, tensor<f32>) {
+    ^bb0(%a: tensor<3xf32>):
+      %s = cavs.reduce_sum %a : tensor<3xf32>
+      cavs.yield %a, %s : tensor<3xf32>, tensor<f32>
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %r = cavs.fused (%x) : (tensor<3xf32>) -> tensor<3xf32> {
+    ^bb0(%a: tensor<3xf32>):
+      // expected-error @below {{'cavs.softmax' op is not elementwise and cannot be in cavs.fused}}
+      %s = cavs.softmax %a : tensor<3xf32>
+      cavs.yield %s : tensor<3xf32>
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>, y = tensor<2xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %y = cavs.pull "y" : tensor<2xf32>
+    // expected-error @below {{'cavs.fused' op expects inputs of type 'tensor<3xf32>' or scalars, got 'tensor<2xf32>'}}
+    %r = cavs.fused (%x, %y) : (tensor<3xf32>, tensor<2xf32>) -> tensor<3xf32> {
+    ^bb0(%a: tensor<3xf32>, %b: tensor<2xf32>):
+      cavs.yield %a : tensor<3xf32>
+    }
   }
 }

@@ -105,3 +105,33 @@ cavs.model @stateless {
   cavs.vertex @f arity 0 pulls {} pushes {} {
   }
 }
+
+// CHECK-LABEL: cavs.model @packed
+// CHECK: cavs.param_pack @P : tensor<5x3xf32> = [@A, @B]
+// CHECK: %[[P:.*]] = cavs.param_ref @P : tensor<5x3xf32>
+// CHECK: %{{.*}}:2 = cavs.split %{{.*}} : tensor<5xf32> -> tensor<2xf32>, tensor<3xf32>
+// CHECK: %[[F:.*]] = cavs.fused(%{{.*}}, %{{.*}}) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32> {
+// CHECK: ^bb0(%[[A:.*]]: tensor<3xf32>, %[[S:.*]]: tensor<f32>):
+// CHECK:   %[[T:.*]] = cavs.tanh %[[A]] : tensor<3xf32>
+// CHECK:   %[[M:.*]] = cavs.mul %[[T]], %[[S]] : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+// CHECK:   cavs.yield %[[M]] : tensor<3xf32>
+// CHECK: }
+cavs.model @packed {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  cavs.param @B : tensor<3x3xf32> init xavier
+  cavs.param_pack @P : tensor<5x3xf32> = [@A, @B]
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>, s = tensor<f32>} pushes {y = tensor<3xf32>} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %s = cavs.pull "s" : tensor<f32>
+    %P = cavs.param_ref @P : tensor<5x3xf32>
+    %y = cavs.matmul %P, %x : tensor<5x3xf32>, tensor<3xf32> -> tensor<5xf32>
+    %a, %b = cavs.split %y : tensor<5xf32> -> tensor<2xf32>, tensor<3xf32>
+    %f = cavs.fused (%b, %s) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32> {
+    ^bb0(%u: tensor<3xf32>, %v: tensor<f32>):
+      %t = cavs.tanh %u : tensor<3xf32>
+      %m = cavs.mul %t, %v : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+      cavs.yield %m : tensor<3xf32>
+    }
+    cavs.push "y", %f : tensor<3xf32>
+  }
+}

@@ -12,6 +12,7 @@
 #include "dialects/CavsDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
@@ -62,8 +63,9 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
 
   mlir::MLIRContext context;
   context.loadDialect<cavs::CavsDialect>();
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      cavs::generateMLIR(context, *checked);
+      cavs::generateMLIR(context, sourceMgr, checked->program);
   if (!module || failed(mlir::verify(*module)))
     return failure();
   module->print(os);

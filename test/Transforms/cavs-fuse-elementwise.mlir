@@ -1,0 +1,111 @@
+// cavs-fuse-elementwise groups linked elementwise ops of one batching class
+// and one shape into cavs.fused kernels, never across other ops.
+// RUN: cavs-opt %s --cavs-fuse-elementwise --split-input-file | FileCheck %s
+
+// A chain becomes one kernel; the splat constant is copied in; values used
+// outside the group become results.
+// CHECK-LABEL: cavs.model @chain
+// CHECK:      %[[X:.*]] = cavs.pull "x"
+// CHECK-NEXT: %[[F:.*]]:2 = cavs.fused(%[[X]]) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<4xf32>):
+// CHECK-NEXT:   %[[ONE:.*]] = cavs.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[S:.*]] = cavs.sigmoid %[[A]]
+// CHECK-NEXT:   %[[T:.*]] = cavs.sub %[[ONE]], %[[S]]
+// CHECK-NEXT:   %[[M:.*]] = cavs.mul %[[S]], %[[T]]
+// CHECK-NEXT:   cavs.yield %[[S]], %[[M]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: cavs.push "s", %[[F]]#0
+// CHECK-NEXT: cavs.push "m", %[[F]]#1
+// CHECK-NOT:  cavs.constant
+cavs.model @chain {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {s = tensor<4xf32>, m = tensor<4xf32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %one = cavs.constant dense<1.0> : tensor<f32>
+    %s = cavs.sigmoid %x : tensor<4xf32>
+    %t = cavs.sub %one, %s : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
+    %m = cavs.mul %s, %t : tensor<4xf32>
+    cavs.push "s", %s : tensor<4xf32>
+    cavs.push "m", %m : tensor<4xf32>
+  }
+}
+
+// -----
+
+// Kernels stop at matmuls, at a change of batching class and of shape.
+// CHECK-LABEL: cavs.model @boundaries
+// CHECK:      cavs.fused({{.*}}) {cavs.batching = #cavs.batching<eager>} : (tensor<3xf32>) -> tensor<3xf32>
+// CHECK:        cavs.tanh
+// CHECK:      cavs.matmul
+// CHECK:      cavs.fused({{.*}}) {cavs.batching = #cavs.batching<body>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK:        cavs.add
+// CHECK-NEXT:   cavs.relu
+// CHECK-NEXT:   cavs.yield
+// CHECK:      cavs.fused({{.*}}) {cavs.batching = #cavs.batching<lazy>} : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK:        cavs.exp
+cavs.model @boundaries state tensor<2xf32> {
+  cavs.param @W : tensor<2x3xf32> init xavier
+  cavs.vertex @v arity 1 pulls {x = tensor<3xf32>} pushes {e = tensor<2xf32>} {
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    %t = cavs.tanh %x {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    %W = cavs.param_ref @W {cavs.batching = #cavs.batching<eager>} : tensor<2x3xf32>
+    %y = cavs.matmul %W, %t {cavs.batching = #cavs.batching<eager>} : tensor<2x3xf32>, tensor<3xf32> -> tensor<2xf32>
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %a = cavs.add %y, %s {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %r = cavs.relu %a {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    cavs.scatter %r {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %e = cavs.exp %r {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>
+    cavs.push "e", %e {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>
+  }
+}
+
+// -----
+
+// tanh feeds add directly and through softmax: fusing tanh with add would
+// make the kernel wait for softmax, which waits for the kernel.
+// CHECK-LABEL: cavs.model @cycle
+// CHECK:      %[[F1:.*]] = cavs.fused
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   cavs.tanh
+// CHECK-NEXT:   cavs.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[SM:.*]] = cavs.softmax %[[F1]]
+// CHECK-NEXT: cavs.fused(%[[F1]], %[[SM]])
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   cavs.add
+// CHECK-NEXT:   cavs.yield
+cavs.model @cycle {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {y = tensor<4xf32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %t = cavs.tanh %x : tensor<4xf32>
+    %s = cavs.softmax %t : tensor<4xf32>
+    %y = cavs.add %t, %s : tensor<4xf32>
+    cavs.push "y", %y : tensor<4xf32>
+  }
+}
+
+// -----
+
+// ∂F is fused too, and the backward region stays the last op.
+// CHECK-LABEL: cavs.model @backward
+// CHECK:      cavs.backward {
+// CHECK-NEXT:   %[[G:.*]] = cavs.state_grad
+// CHECK-NEXT:   %[[K:.*]] = cavs.fused(%[[G]], %{{.*}})
+// CHECK:          cavs.mul
+// CHECK-NEXT:     cavs.neg
+// CHECK-NEXT:     cavs.yield
+// CHECK:        cavs.child_grad 0, %[[K]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+cavs.model @backward state tensor<4xf32> {
+  cavs.vertex @v arity 1 pulls {} pushes {} {
+    %s = cavs.gather 0 : tensor<4xf32>
+    %t = cavs.tanh %s : tensor<4xf32>
+    cavs.scatter %t : tensor<4xf32>
+    cavs.backward {
+      %g = cavs.state_grad : tensor<4xf32>
+      %m = cavs.mul %g, %t : tensor<4xf32>
+      %n = cavs.neg %m : tensor<4xf32>
+      cavs.child_grad 0, %n : tensor<4xf32>
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// cavs-plan-memory gives each per-vertex value columns in the arena or the
+// task scratch, sharing columns between values that are never live at once.
+// RUN: cavs-opt %s --cavs-plan-memory --split-input-file | FileCheck %s
+
+// Execution order: x, W, wx (eager) | s, a, t, scatter (body) | split, push
+// (lazy). x dies at wx, so t reuses its columns; s and a live within a task
+// (scratch); wx feeds the body phase and lives through it; the split parts
+// are views of t.
+// CHECK-LABEL: cavs.model @simple
+// CHECK:      cavs.vertex @v {{.*}} attributes {cavs.arena_floats = 8 : i64, cavs.scratch_floats = 8 : i64}
+// CHECK:      cavs.pull "x" {{{.*}}cavs.slots = [#cavs.slot<arena, 0, 4>]}
+// CHECK-NEXT: cavs.param_ref @W {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.matmul {{.*}}cavs.slots = [#cavs.slot<arena, 4, 4>]}
+// CHECK-NEXT: cavs.gather 0 {{{.*}}cavs.slots = [#cavs.slot<scratch, 0, 4>]}
+// CHECK-NEXT: cavs.add {{.*}}cavs.slots = [#cavs.slot<scratch, 4, 4>]}
+// CHECK-NEXT: cavs.tanh {{.*}}cavs.slots = [#cavs.slot<arena, 0, 4>]}
+// CHECK-NEXT: cavs.scatter {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.split {{.*}}cavs.slots = [#cavs.slot<arena, 0, 2>, #cavs.slot<arena, 2, 2>]}
+cavs.model @simple state tensor<4xf32> {
+  cavs.param @W : tensor<4x4xf32> init xavier
+  cavs.vertex @v arity 1 pulls {x = tensor<4xf32>} pushes {y = tensor<2xf32>} {
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<4xf32>
+    %W = cavs.param_ref @W {cavs.batching = #cavs.batching<eager>} : tensor<4x4xf32>
+    %wx = cavs.matmul %W, %x {cavs.batching = #cavs.batching<eager>} : tensor<4x4xf32>, tensor<4xf32> -> tensor<4xf32>
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    %a = cavs.add %wx, %s {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    %t = cavs.tanh %a {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    cavs.scatter %t {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    %p:2 = cavs.split %t {cavs.batching = #cavs.batching<lazy>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    cavs.push "y", %p#1 {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>
+  }
+}
+
+// -----
+
+// A body value that ∂F reads lives in the arena until backward; a body
+// value of ∂F used only within the task goes to the scratch; an eager value
+// of ∂F that the body phase reads lives through that phase.
+// CHECK-LABEL: cavs.model @saved
+// CHECK:      attributes {cavs.arena_floats = 6 : i64, cavs.scratch_floats = 4 : i64}
+// CHECK:      cavs.gather 0 {{{.*}}cavs.slots = [#cavs.slot<arena, 0, 2>]}
+// CHECK-NEXT: cavs.tanh {{.*}}cavs.slots = [#cavs.slot<arena, 2, 2>]}
+// CHECK:      cavs.backward {
+// CHECK-NEXT:   cavs.mul {{.*}}cavs.slots = [#cavs.slot<arena, 4, 2>]}
+// CHECK-NEXT:   cavs.state_grad {{{.*}}cavs.slots = [#cavs.slot<scratch, 0, 2>]}
+// CHECK-NEXT:   cavs.mul {{.*}}cavs.slots = [#cavs.slot<scratch, 2, 2>]}
+// CHECK-NEXT:   cavs.child_grad
+cavs.model @saved state tensor<2xf32> {
+  cavs.vertex @v arity 1 pulls {} pushes {} {
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %t = cavs.tanh %s {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    cavs.scatter %t {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    cavs.backward {
+      %k = cavs.mul %t, %s {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
+      %g = cavs.state_grad {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+      %m = cavs.mul %g, %k {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+      cavs.child_grad 0, %m {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    }
+  }
+}
