@@ -16,6 +16,7 @@ def Cavs_Dialect : Dialect {
   let name = "cavs";
   let cppNamespace = "::cavs";
   let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// The discardable attribute cavs-classify puts on each op of F and ∂F.
     static constexpr ::llvm::StringLiteral kBatchingAttrName = "cavs.batching";

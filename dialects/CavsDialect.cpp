@@ -11,6 +11,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+using namespace mlir;
 using namespace cavs;
 
 #include "dialects/CavsDialect.cpp.inc"
@@ -28,4 +29,13 @@ void CavsDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/CavsOps.cpp.inc"
       >();
+}
+
+Operation *CavsDialect::materializeConstant(OpBuilder &builder,
+                                            Attribute value, Type type,
+                                            Location loc) {
+  auto elements = dyn_cast<DenseElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return builder.create<ConstantOp>(loc, elements);
 }

@@ -654,3 +654,85 @@ LogicalResult FusedOp::verifyRegions() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Folders: identities that autodiff and the frontend produce
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+/// True when `attr` is a constant whose every element is `value`.
+static bool isSplatOf(Attribute attr, float value) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+  return dense && dense.isSplat() &&
+         dense.getSplatValue<APFloat>().convertToFloat() == value;
+}
+
+/// `x op c` folds to x when c is the identity and x already has the result
+/// type (otherwise the op still broadcasts x).
+static OpFoldResult foldRightIdentity(Value lhs, Attribute rhs, Type result,
+                                      float identity) {
+  return lhs.getType() == result && isSplatOf(rhs, identity) ? lhs : nullptr;
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult folded =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0.0f))
+    return folded;
+  return foldRightIdentity(getRhs(), adaptor.getLhs(), getType(), 0.0f);
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  return foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 0.0f);
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult folded =
+          foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1.0f))
+    return folded;
+  return foldRightIdentity(getRhs(), adaptor.getLhs(), getType(), 1.0f);
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  return foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1.0f);
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor) {
+  if (auto inner = getOperand().getDefiningOp<NegOp>())
+    return inner.getOperand();
+  return nullptr;
+}
+
+OpFoldResult SumOp::fold(FoldAdaptor) {
+  return getInputs().size() == 1 ? getInputs().front() : nullptr;
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  return getInputs().size() == 1 ? getInputs().front() : nullptr;
+}
+
+LogicalResult SplitOp::fold(FoldAdaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  // split(concat(a, b, ...)) with matching parts is (a, b, ...).
+  auto concat = getInput().getDefiningOp<ConcatOp>();
+  if (!concat || concat.getInputs().getTypes() != getResultTypes())
+    return failure();
+  results.append(concat.getInputs().begin(), concat.getInputs().end());
+  return success();
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // A slice that is exactly one input of a concat is that input.
+  auto concat = getInput().getDefiningOp<ConcatOp>();
+  if (!concat)
+    return nullptr;
+  int64_t offset = 0;
+  for (Value input : concat.getInputs()) {
+    if (offset == static_cast<int64_t>(getOffset()))
+      return input.getType() == getType() ? input : nullptr;
+    offset += vectorSize(input);
+  }
+  return nullptr;
+}

@@ -267,6 +267,7 @@ def Cavs_ConstantOp : Cavs_Op<"constant", [ConstantLike, Pure,
   let results = (outs Cavs_Tensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 class Cavs_BinaryOp<string mnemonic, string what>
@@ -289,6 +290,7 @@ class Cavs_BinaryOp<string mnemonic, string what>
     custom<BroadcastTypes>(type($lhs), type($rhs), type($result))
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Cavs_AddOp : Cavs_BinaryOp<"add", "addition">;
@@ -311,7 +313,9 @@ class Cavs_UnaryOp<string mnemonic, string what> : Cavs_Op<mnemonic,
   let assemblyFormat = "$operand attr-dict `:` type($result)";
 }
 
-def Cavs_NegOp : Cavs_UnaryOp<"neg", "negation">;
+def Cavs_NegOp : Cavs_UnaryOp<"neg", "negation"> {
+  let hasFolder = 1;
+}
 def Cavs_SigmoidOp : Cavs_UnaryOp<"sigmoid", "the logistic function 1/(1+exp(-x))">;
 def Cavs_TanhOp : Cavs_UnaryOp<"tanh", "the hyperbolic tangent">;
 def Cavs_ReluOp : Cavs_UnaryOp<"relu", "max(x, 0)">;
@@ -365,6 +369,7 @@ def Cavs_ConcatOp : Cavs_Op<"concat", [Pure]> {
     $inputs attr-dict `:` type($inputs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Cavs_SplitOp : Cavs_Op<"split", [Pure]> {
@@ -382,6 +387,7 @@ def Cavs_SplitOp : Cavs_Op<"split", [Pure]> {
   let results = (outs Variadic<Cavs_Vector>:$results);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Cavs_SliceOp : Cavs_Op<"slice", [Pure]> {
@@ -401,6 +407,7 @@ def Cavs_SliceOp : Cavs_Op<"slice", [Pure]> {
     $input `[` $offset `]` attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType,
@@ -416,6 +423,7 @@ def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType,
   let arguments = (ins Variadic<Cavs_Tensor>:$inputs);
   let results = (outs Cavs_Tensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 def Cavs_LookupOp : Cavs_Op<"lookup", [Pure]> {

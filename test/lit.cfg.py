@@ -25,6 +25,9 @@ config.substitutions.append(("%shared_data", config.cavs_shared_data_dir))
 config.substitutions.append(("%cavs_obj_root", config.cavs_obj_root))
 
 tool_dirs = [config.cavs_tools_dir, config.llvm_tools_dir]
+# `not` at the start of a RUN line is found through PATH, as in LLVM's suite.
+for tool_dir in reversed(tool_dirs):
+    llvm_config.with_environment("PATH", tool_dir, append_path=True)
 tools = ["cavsc", "cavs-opt", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

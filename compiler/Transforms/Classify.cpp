@@ -21,7 +21,7 @@ namespace {
 /// Classifies the ops of `block` (F's body or ∂F's region); InputOp reads
 /// and OutputOp publishes the recursion's state.
 template <typename InputOp, typename OutputOp>
-void classifyBlock(Block &block) {
+void classifyBlock(Block &block, bool lazyBatching) {
   llvm::DenseSet<Operation *> dependsOnInput, neededByOutput;
   for (Operation &op : block) {
     bool dependent = isa<InputOp>(op) ||
@@ -45,22 +45,26 @@ void classifyBlock(Block &block) {
   for (Operation &op : block) {
     if (op.getNumRegions() != 0)
       continue;
-    BatchingKind kind = !dependsOnInput.contains(&op) ? BatchingKind::eager
-                        : neededByOutput.contains(&op) ? BatchingKind::body
-                                                       : BatchingKind::lazy;
+    BatchingKind kind = !lazyBatching ? BatchingKind::body
+                        : !dependsOnInput.contains(&op) ? BatchingKind::eager
+                        : neededByOutput.contains(&op)  ? BatchingKind::body
+                                                        : BatchingKind::lazy;
     op.setAttr(CavsDialect::kBatchingAttrName,
                BatchingKindAttr::get(context, kind));
   }
 }
 
 struct ClassifyPass : public cavs::impl::CavsClassifyBase<ClassifyPass> {
+  using CavsClassifyBase::CavsClassifyBase;
+
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
       Block &forward = vertex.getBody().front();
-      classifyBlock<GatherOp, ScatterOp>(forward);
+      classifyBlock<GatherOp, ScatterOp>(forward, lazyBatching);
       if (!forward.empty())
         if (auto backward = dyn_cast<BackwardOp>(forward.back()))
-          classifyBlock<StateGradOp, ChildGradOp>(backward.getBody().front());
+          classifyBlock<StateGradOp, ChildGradOp>(backward.getBody().front(),
+                                                  lazyBatching);
     }
   }
 };

@@ -79,7 +79,9 @@ def CavsClassify : Pass<"cavs-classify", "cavs::ModelOp"> {
       task.
 
     An op of a leaf vertex function (no gather) is therefore eager. The
-    class is stored in the `cavs.batching` attribute of every op.
+    class is stored in the `cavs.batching` attribute of every op. With
+    `lazy-batching=false` every op is body (the paper's ablation: no eager
+    or lazy batching, everything runs task by task).
 
     Before:
     ```mlir
@@ -98,6 +100,10 @@ def CavsClassify : Pass<"cavs-classify", "cavs::ModelOp"> {
     cavs.push "y", %y {cavs.batching = #cavs.batching<lazy>} : tensor<4xf32>
     ```
   }];
+  let options = [
+    Option<"lazyBatching", "lazy-batching", "bool", /*default=*/"true",
+           "Use the eager and lazy classes (false: every op is body)">,
+  ];
 }
 
 def CavsFuseElementwise : Pass<"cavs-fuse-elementwise", "cavs::ModelOp"> {

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Transforms/Passes.h"
+#include "compiler/Pipelines/Pipelines.h"
 #include "dialects/CavsDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,7 +16,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
-  cavs::registerCavsPasses();
+  cavs::registerCavsPipelines();
   mlir::DialectRegistry registry;
   registry.insert<cavs::CavsDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect>();

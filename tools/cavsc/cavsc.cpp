@@ -9,12 +9,14 @@
 #include "compiler/Config.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Pipelines/Pipelines.h"
 #include "dialects/CavsDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -26,7 +28,7 @@ using namespace llvm;
 
 namespace {
 /// The stage whose result cavsc writes out.
-enum class Emit { AST, MLIR };
+enum class Emit { AST, MLIR, OptimizedMLIR };
 
 cl::OptionCategory category("cavsc options");
 
@@ -37,9 +39,24 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)
                                     cl::cat(category));
 cl::opt<Emit> emit(
     "emit", cl::desc("What to emit"), cl::init(Emit::MLIR),
-    cl::values(clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
-               clEnumValN(Emit::MLIR, "mlir", "the cavs dialect (default)")),
+    cl::values(
+        clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
+        clEnumValN(Emit::MLIR, "mlir", "the cavs dialect, as the frontend made it"),
+        clEnumValN(Emit::OptimizedMLIR, "mlir-optimized",
+                   "the cavs dialect after the optimization pipeline "
+                   "(backward functions, batching classes, fused kernels, "
+                   "memory plan)")),
     cl::cat(category));
+// Ablation switches of the optimization pipeline (see docs/passes.md).
+cl::opt<bool> mergeMatmuls("merge-matmuls", cl::init(true),
+                           cl::desc("Merge matmuls that share their vector"),
+                           cl::cat(category));
+cl::opt<bool> lazyBatching("lazy-batching", cl::init(true),
+                           cl::desc("Batch eager and lazy ops over all vertices"),
+                           cl::cat(category));
+cl::opt<bool> fusion("fusion", cl::init(true),
+                     cl::desc("Fuse elementwise ops into kernels"),
+                     cl::cat(category));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Override a dim: -D NAME=VALUE"),
                               cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -68,6 +85,16 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
       cavs::generateMLIR(context, sourceMgr, checked->program);
   if (!module || failed(mlir::verify(*module)))
     return failure();
+  if (emit == Emit::OptimizedMLIR) {
+    cavs::OptimizeOptions options;
+    options.mergeMatmuls = mergeMatmuls.getValue();
+    options.lazyBatching = lazyBatching.getValue();
+    options.fusion = fusion.getValue();
+    mlir::PassManager pm(&context);
+    cavs::buildOptimizePipeline(pm, options);
+    if (failed(pm.run(*module)))
+      return failure();
+  }
   module->print(os);
   return success();
 }
@@ -81,7 +108,9 @@ int main(int argc, char **argv) {
       argc, argv,
       "cavsc: compile a Cavs vertex-function model (.cavs)\n\n"
       "  cavsc model.cavs --emit=ast      print the checked syntax tree\n"
-      "  cavsc model.cavs --emit=mlir     print the cavs dialect IR\n");
+      "  cavsc model.cavs --emit=mlir     print the cavs dialect IR\n"
+      "  cavsc model.cavs --emit=mlir-optimized\n"
+      "                                   print the IR the backends compile\n");
 
   std::string error;
   std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(inputFilename, &error);

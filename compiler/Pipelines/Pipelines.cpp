@@ -1,0 +1,42 @@
+//===- Pipelines.cpp - the cavs pass pipelines ----------------------------===//
+//
+// Order matters: matmuls are merged before autodiff (so ∂F inherits one
+// GEMM per pack), the IR is cleaned before classification, fusion needs the
+// classes, and memory planning sees the final ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Pipelines/Pipelines.h"
+
+#include "compiler/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void cavs::buildOptimizePipeline(OpPassManager &pm,
+                                 const OptimizeOptions &options) {
+  OpPassManager &model = pm.nest<ModelOp>();
+  model.addPass(createCSEPass());
+  if (options.mergeMatmuls)
+    model.addPass(createCavsMergeMatmuls());
+  if (options.autodiff)
+    model.addPass(createCavsAutodiff());
+  model.addPass(createCanonicalizerPass());
+  model.addPass(createCSEPass());
+  model.addPass(createCavsClassify({options.lazyBatching}));
+  if (options.fusion)
+    model.addPass(createCavsFuseElementwise());
+  model.addPass(createCavsPlanMemory());
+}
+
+void cavs::registerCavsPipelines() {
+  registerCavsPasses();
+  PassPipelineRegistration<OptimizeOptions>(
+      "cavs-optimize",
+      "From frontend cavs IR to backend-ready IR: merge matmuls, autodiff, "
+      "canonicalize, classify, fuse, plan memory",
+      buildOptimizePipeline);
+}

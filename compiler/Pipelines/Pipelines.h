@@ -1,0 +1,49 @@
+//===- Pipelines.h - the cavs pass pipelines --------------------*- C++ -*-===//
+//
+// The pass pipeline from the frontend's cavs IR to the IR the backends
+// compile, with one switch per optimization so the paper's ablations can be
+// reproduced. cavsc builds it from its flags; cavs-opt registers it as
+// `cavs-optimize`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAVS_COMPILER_PIPELINES_PIPELINES_H
+#define CAVS_COMPILER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace cavs {
+
+/// Options of the cavs-optimize pipeline. Each optimization can be switched
+/// off without changing results, only time and memory.
+struct OptimizeOptions : public mlir::PassPipelineOptions<OptimizeOptions> {
+  Option<bool> autodiff{*this, "autodiff",
+                        llvm::cl::desc("Derive the backward functions"),
+                        llvm::cl::init(true)};
+  Option<bool> mergeMatmuls{
+      *this, "merge-matmuls",
+      llvm::cl::desc("Merge matmuls that share their vector"),
+      llvm::cl::init(true)};
+  Option<bool> lazyBatching{
+      *this, "lazy-batching",
+      llvm::cl::desc("Batch eager and lazy ops over all vertices"),
+      llvm::cl::init(true)};
+  Option<bool> fusion{*this, "fusion",
+                      llvm::cl::desc("Fuse elementwise ops into kernels"),
+                      llvm::cl::init(true)};
+};
+
+/// Appends the pipeline to `pm`, which runs on a builtin.module.
+void buildOptimizePipeline(mlir::OpPassManager &pm,
+                           const OptimizeOptions &options);
+
+/// Registers the cavs passes and the `cavs-optimize` pipeline.
+void registerCavsPipelines();
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_PIPELINES_PIPELINES_H
