@@ -1,0 +1,397 @@
+//===- runtime.hpp - C++ wrapper of the cavs runtime C ABI ----------------===//
+//
+// Header-only RAII wrappers over cavs/runtime.h for applications: move-only
+// handle classes, Span views of the runtime's arrays, and exceptions
+// (cavs::Error, carrying the cavs_status) instead of status codes. It adds no
+// behaviour of its own; everything goes through the C ABI.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_HPP
+#define CAVS_RUNTIME_HPP
+
+#include "cavs/runtime.h"
+
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cavs {
+
+/// A failed runtime call: the status and the runtime's detailed message.
+class Error : public std::runtime_error {
+public:
+  Error(cavs_status status, const std::string &message)
+      : std::runtime_error(message), status_(status) {}
+  /// The status code of the failure.
+  cavs_status status() const noexcept { return status_; }
+
+private:
+  cavs_status status_;
+};
+
+/// Throws cavs::Error when `status` is not CAVS_OK.
+inline void check(cavs_status status) {
+  if (status != CAVS_OK)
+    throw Error(status, cavs_last_error_message());
+}
+
+/// A non-owning view of a contiguous array (std::span is C++20).
+template <typename T> class Span {
+public:
+  Span() = default;
+  Span(T *data, size_t size) : data_(data), size_(size) {}
+  template <typename U>
+  Span(std::vector<U> &values) : data_(values.data()), size_(values.size()) {}
+  template <typename U>
+  Span(const std::vector<U> &values)
+      : data_(values.data()), size_(values.size()) {}
+  // GCC warns that a Span does not extend the list's lifetime, which is the
+  // point: like absl::Span, this constructor is for function arguments only.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  /// For arguments only: the list lives until the end of the call's full
+  /// expression.
+  Span(std::initializer_list<std::remove_const_t<T>> values)
+      : data_(values.begin()), size_(values.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+  T *data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T &operator[](size_t i) const { return data_[i]; }
+  T *begin() const { return data_; }
+  T *end() const { return data_ + size_; }
+
+private:
+  T *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+/// How tree and chain loaders assign vertex-function types.
+enum class TreeTyping {
+  /// One type; leaves have absent children.
+  OneType = CAVS_TREE_ONE_TYPE,
+  /// Type 0 for leaves (arity 0), type 1 for the other vertices.
+  LeafType = CAVS_TREE_LEAF_TYPE,
+};
+
+/// What text loaders do with words missing from the vocabulary.
+struct WordPolicy {
+  bool addUnknownWords = false;
+  int32_t unknownId = -1;
+
+  /// Add unseen words (building a vocabulary from training data).
+  static WordPolicy grow() { return {true, -1}; }
+  /// Map unseen words to `id` (-1 or a vocabulary id, e.g. that of <unk>).
+  static WordPolicy mapTo(int32_t id) { return {false, id}; }
+};
+
+namespace detail {
+template <typename T, void (*Destroy)(T *)> struct Deleter {
+  void operator()(T *handle) const { Destroy(handle); }
+};
+template <typename T, void (*Destroy)(T *)>
+using Owned = std::unique_ptr<T, Deleter<T, Destroy>>;
+} // namespace detail
+
+/// A word → id map (cavs_vocab).
+class Vocab {
+public:
+  /// An empty vocabulary.
+  Vocab() {
+    cavs_vocab *vocab = nullptr;
+    check(cavs_vocab_create(&vocab));
+    handle_.reset(vocab);
+  }
+  /// Loads a one-word-per-line vocabulary file.
+  static Vocab load(const std::string &path) {
+    cavs_vocab *vocab = nullptr;
+    check(cavs_vocab_load(path.c_str(), &vocab));
+    return Vocab(vocab);
+  }
+  void save(const std::string &path) const {
+    check(cavs_vocab_save(get(), path.c_str()));
+  }
+  /// The id of `word`, added when absent.
+  int32_t add(const std::string &word) {
+    int32_t id = -1;
+    check(cavs_vocab_add(get(), word.c_str(), &id));
+    return id;
+  }
+  /// The id of `word`, or -1.
+  int32_t lookup(const std::string &word) const {
+    return cavs_vocab_lookup(get(), word.c_str());
+  }
+  int32_t size() const { return cavs_vocab_size(get()); }
+  /// The word of `id`; throws for an id out of range.
+  std::string word(int32_t id) const {
+    const char *word = cavs_vocab_word(get(), id);
+    if (!word)
+      throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                  "word id " + std::to_string(id) + " is out of range");
+    return word;
+  }
+
+  cavs_vocab *get() const { return handle_.get(); }
+
+private:
+  explicit Vocab(cavs_vocab *vocab) : handle_(vocab) {}
+  detail::Owned<cavs_vocab, cavs_vocab_destroy> handle_;
+};
+
+/// An immutable batch of input graphs (cavs_graph_batch).
+class GraphBatch {
+public:
+  /// Takes ownership of `batch`.
+  explicit GraphBatch(cavs_graph_batch *batch) : handle_(batch) {}
+
+  int32_t numVertices() const { return cavs_graph_batch_num_vertices(get()); }
+  int32_t numSamples() const { return cavs_graph_batch_num_samples(get()); }
+  int32_t numTypes() const { return cavs_graph_batch_num_types(get()); }
+  /// Arity of `type`, -1 when out of range.
+  int32_t arity(int32_t type) const {
+    return cavs_graph_batch_type_arity(get(), type);
+  }
+  int32_t maxArity() const { return cavs_graph_batch_max_arity(get()); }
+
+  /// Type of every vertex.
+  Span<const int32_t> types() const {
+    return vertexArray(cavs_graph_batch_types(get()));
+  }
+  /// The child slots of vertex `v` (global ids, CAVS_NO_CHILD when absent).
+  Span<const int32_t> children(int32_t v) const {
+    const int32_t *offsets = cavs_graph_batch_child_offsets(get());
+    return {cavs_graph_batch_children(get()) + offsets[v],
+            size_t(offsets[v + 1] - offsets[v])};
+  }
+  /// First vertex of each sample, plus the vertex count (numSamples + 1).
+  Span<const int32_t> sampleOffsets() const {
+    return {cavs_graph_batch_sample_offsets(get()), size_t(numSamples()) + 1};
+  }
+  /// Sample of every vertex.
+  Span<const int32_t> vertexSamples() const {
+    return vertexArray(cavs_graph_batch_vertex_samples(get()));
+  }
+  /// Number of child slots referring to every vertex.
+  Span<const int32_t> parentCounts() const {
+    return vertexArray(cavs_graph_batch_parent_counts(get()));
+  }
+  /// Vertices without parents, in increasing id.
+  Span<const int32_t> roots() const {
+    return {cavs_graph_batch_roots(get()),
+            size_t(cavs_graph_batch_num_roots(get()))};
+  }
+  int32_t numAttributes() const {
+    return cavs_graph_batch_num_attributes(get());
+  }
+  /// Whether the batch has an attribute called `name`.
+  bool hasAttribute(const std::string &name) const {
+    return cavs_graph_batch_find_attribute(get(), name.c_str()) >= 0;
+  }
+  /// Values of the attribute called `name`; throws when there is none.
+  Span<const int32_t> attribute(const std::string &name) const {
+    const int32_t index = cavs_graph_batch_find_attribute(get(), name.c_str());
+    if (index < 0)
+      throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                  "the batch has no attribute '" + name + "'");
+    return vertexArray(cavs_graph_batch_attribute(get(), index));
+  }
+
+  cavs_graph_batch *get() const { return handle_.get(); }
+
+private:
+  Span<const int32_t> vertexArray(const int32_t *data) const {
+    return {data, size_t(numVertices())};
+  }
+  detail::Owned<cavs_graph_batch, cavs_graph_batch_destroy> handle_;
+};
+
+/// Accumulates validated samples into a GraphBatch (cavs_graph_builder).
+class GraphBuilder {
+public:
+  /// A builder for types with the given arities.
+  explicit GraphBuilder(Span<const int32_t> arities) {
+    cavs_graph_builder *builder = nullptr;
+    check(cavs_graph_builder_create(static_cast<int32_t>(arities.size()),
+                                    arities.data(), &builder));
+    handle_.reset(builder);
+    for (int32_t arity : arities)
+      maxArity_ = size_t(arity) > maxArity_ ? size_t(arity) : maxArity_;
+  }
+  /// Declares a per-vertex attribute before the first sample; returns its
+  /// index, the position of its values in addSample's `attributes`.
+  int32_t addAttribute(const std::string &name) {
+    int32_t index = -1;
+    check(cavs_graph_builder_add_attribute(get(), name.c_str(), &index));
+    ++numAttributes_;
+    return index;
+  }
+  void reserve(int64_t numVertices, int64_t numSamples) {
+    check(cavs_graph_builder_reserve(get(), numVertices, numSamples));
+  }
+  /// Validates and appends a sample: `types` has one entry per vertex,
+  /// `children` max-arity entries per vertex (sample-local indices or
+  /// CAVS_NO_CHILD), `attributes` one array per declared attribute.
+  /// The sizes of the spans are checked, which the C ABI cannot do.
+  void addSample(Span<const int32_t> types, Span<const int32_t> children,
+                 Span<const Span<const int32_t>> attributes = {}) {
+    if (children.size() != types.size() * maxArity_)
+      throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                  "children has " + std::to_string(children.size()) +
+                      " entries; expected " + std::to_string(maxArity_) +
+                      " per vertex");
+    if (attributes.size() != size_t(numAttributes_))
+      throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                  "got " + std::to_string(attributes.size()) +
+                      " attribute arrays for " +
+                      std::to_string(numAttributes_) + " attributes");
+    std::vector<const int32_t *> values;
+    for (const Span<const int32_t> &attribute : attributes) {
+      if (attribute.size() != types.size())
+        throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                    "an attribute array has " +
+                        std::to_string(attribute.size()) + " values for " +
+                        std::to_string(types.size()) + " vertices");
+      values.push_back(attribute.data());
+    }
+    check(cavs_graph_builder_add_sample(
+        get(), static_cast<int32_t>(types.size()), types.data(),
+        children.data(), values.empty() ? nullptr : values.data()));
+  }
+  /// Builds the batch and empties the builder.
+  GraphBatch finalize() {
+    cavs_graph_batch *batch = nullptr;
+    check(cavs_graph_builder_finalize(get(), &batch));
+    return GraphBatch(batch);
+  }
+
+  cavs_graph_builder *get() const { return handle_.get(); }
+
+private:
+  detail::Owned<cavs_graph_builder, cavs_graph_builder_destroy> handle_;
+  size_t maxArity_ = 0;
+  int32_t numAttributes_ = 0;
+};
+
+/// Binarized SST trees; see cavs_load_sst_trees.
+inline GraphBatch loadSstTrees(const std::string &path, Vocab &vocab,
+                               WordPolicy words = WordPolicy::grow(),
+                               TreeTyping typing = TreeTyping::OneType) {
+  cavs_graph_batch *batch = nullptr;
+  check(cavs_load_sst_trees(path.c_str(), vocab.get(), words.addUnknownWords,
+                            words.unknownId,
+                            static_cast<cavs_tree_typing>(typing), &batch));
+  return GraphBatch(batch);
+}
+
+/// Tree-LSTM parent arrays; see cavs_load_parent_arrays.
+inline GraphBatch loadParentArrays(const std::string &path, int32_t arity = 0,
+                                   TreeTyping typing = TreeTyping::OneType) {
+  cavs_graph_batch *batch = nullptr;
+  check(cavs_load_parent_arrays(path.c_str(), arity,
+                                static_cast<cavs_tree_typing>(typing), &batch));
+  return GraphBatch(batch);
+}
+
+/// One chain per line of words; see cavs_load_sentence_chains.
+inline GraphBatch loadSentenceChains(const std::string &path, Vocab &vocab,
+                                     WordPolicy words = WordPolicy::grow(),
+                                     TreeTyping typing = TreeTyping::OneType) {
+  cavs_graph_batch *batch = nullptr;
+  check(cavs_load_sentence_chains(
+      path.c_str(), vocab.get(), words.addUnknownWords, words.unknownId,
+      static_cast<cavs_tree_typing>(typing), &batch));
+  return GraphBatch(batch);
+}
+
+/// Chains of the given lengths; see cavs_graph_batch_create_chains.
+inline GraphBatch makeChains(Span<const int32_t> lengths,
+                             TreeTyping typing = TreeTyping::OneType) {
+  cavs_graph_batch *batch = nullptr;
+  check(cavs_graph_batch_create_chains(
+      static_cast<int32_t>(lengths.size()), lengths.data(),
+      static_cast<cavs_tree_typing>(typing), &batch));
+  return GraphBatch(batch);
+}
+
+/// The cavs edge-list format; see cavs_load_edge_list.
+inline GraphBatch loadEdgeList(const std::string &path) {
+  cavs_graph_batch *batch = nullptr;
+  check(cavs_load_edge_list(path.c_str(), &batch));
+  return GraphBatch(batch);
+}
+
+/// The batching schedule of a GraphBatch (cavs_schedule).
+class Schedule {
+public:
+  /// Schedules `batch`; the schedule does not refer to it afterwards.
+  explicit Schedule(const GraphBatch &batch) {
+    cavs_schedule *schedule = nullptr;
+    check(cavs_schedule_create(batch.get(), &schedule));
+    handle_.reset(schedule);
+  }
+
+  /// The tasks in execution order (replay in reverse for backward).
+  Span<const cavs_task> tasks() const {
+    return {cavs_schedule_tasks(get()), size_t(cavs_schedule_num_tasks(get()))};
+  }
+  /// The depth of the batch: a lower bound on the number of tasks.
+  int32_t numLevels() const { return cavs_schedule_num_levels(get()); }
+  int32_t numRows() const { return cavs_schedule_num_rows(get()); }
+  int32_t numTypes() const { return cavs_schedule_num_types(get()); }
+
+  /// Global rows of child slot `k` of `task`'s vertices (CAVS_NO_CHILD when
+  /// absent).
+  Span<const int32_t> childRows(const cavs_task &task, int32_t k) const {
+    return {cavs_schedule_children_rows(get()) + task.children_begin +
+                size_t(k) * task.count,
+            size_t(task.count)};
+  }
+  /// First global row when childRows(task, k) is a contiguous ascending
+  /// range (gather can be a view), else -1.
+  int32_t childView(const cavs_task &task, int32_t k) const {
+    return cavs_schedule_child_views(get())[task.views_begin + k];
+  }
+  /// Global row of every vertex.
+  Span<const int32_t> vertexRows() const {
+    return rowArray(cavs_schedule_vertex_rows(get()));
+  }
+  /// Vertex of every global row.
+  Span<const int32_t> rowVertices() const {
+    return rowArray(cavs_schedule_row_vertices(get()));
+  }
+  /// Row of every vertex in its type's arena.
+  Span<const int32_t> localRows() const {
+    return rowArray(cavs_schedule_local_rows(get()));
+  }
+  /// Parent count of the vertex of every global row.
+  Span<const int32_t> rowParentCounts() const {
+    return rowArray(cavs_schedule_row_parent_counts(get()));
+  }
+  /// Global row of every local row of `type`.
+  Span<const int32_t> typeRows(int32_t type) const {
+    return {cavs_schedule_type_rows(get(), type),
+            size_t(cavs_schedule_type_num_rows(get(), type))};
+  }
+
+  cavs_schedule *get() const { return handle_.get(); }
+
+private:
+  Span<const int32_t> rowArray(const int32_t *data) const {
+    return {data, size_t(numRows())};
+  }
+  detail::Owned<cavs_schedule, cavs_schedule_destroy> handle_;
+};
+
+} // namespace cavs
+
+#endif // CAVS_RUNTIME_HPP

@@ -1,0 +1,51 @@
+//===- Guard.h - the exception and error boundary of the C ABI ------------===//
+//
+// Every C ABI entry point runs its body through guard(), which records the
+// message of a failed Status as the thread's last error and converts escaping
+// C++ exceptions (allocation failures, bugs) into status codes, so nothing is
+// ever thrown across the C boundary.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_API_GUARD_H
+#define CAVS_RUNTIME_API_GUARD_H
+
+#include "support/Status.h"
+
+#include <new>
+#include <string>
+
+namespace cavs::runtime {
+
+/// Records `message` as the calling thread's last error message.
+void setLastError(std::string message);
+
+/// Returns `status`'s code, recording its message first when it failed.
+cavs_status reportStatus(Status status);
+
+/// Runs `body` (returning Status) and reports its result; exceptions become
+/// CAVS_ERROR_OUT_OF_MEMORY or CAVS_ERROR_INTERNAL.
+template <typename Body> cavs_status guard(Body &&body) noexcept {
+  try {
+    return reportStatus(body());
+  } catch (const std::bad_alloc &) {
+    return reportStatus(Status(CAVS_ERROR_OUT_OF_MEMORY, "out of memory"));
+  } catch (const std::exception &e) {
+    return reportStatus(
+        makeError(CAVS_ERROR_INTERNAL, "internal error: {}", e.what()));
+  } catch (...) {
+    return reportStatus(
+        Status(CAVS_ERROR_INTERNAL, "internal error: unknown exception"));
+  }
+}
+
+/// Fails with CAVS_ERROR_INVALID_ARGUMENT when `pointer` is null; `what`
+/// names the argument in the message.
+inline Status requireNonNull(const void *pointer, const char *what) {
+  if (pointer)
+    return Status();
+  return makeError(CAVS_ERROR_INVALID_ARGUMENT, "{} must not be NULL", what);
+}
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_API_GUARD_H

@@ -1,0 +1,108 @@
+//===- Vocab.cpp - word vocabularies --------------------------------------===//
+//
+// Loading and saving use the one-word-per-line format, where a word's id is
+// its 0-based line index, so a saved vocabulary reloads to the same ids.
+//
+//===----------------------------------------------------------------------===//
+#include "graph/Vocab.h"
+
+#include "graph/TextFile.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+namespace cavs::runtime {
+
+Status Vocab::load(const std::string &path, Vocab &out) {
+  TextFile file;
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  Vocab vocab;
+  std::string_view line;
+  while (file.nextLine(line)) {
+    Tokens tokens(line);
+    std::string_view word, extra;
+    if (!tokens.next(word))
+      return file.error("blank line; expected one word per line");
+    if (tokens.next(extra))
+      return file.errorAt(tokens.column(extra),
+                          "unexpected '{}' after the word '{}'; words cannot "
+                          "contain blanks",
+                          extra, word);
+    if (int32_t id = vocab.lookup(word); id >= 0)
+      return file.error("duplicate word '{}' (first on line {})", word, id + 1);
+    int32_t id;
+    if (Status s = vocab.add(word, id); !s.ok())
+      return std::move(s).withPrefix(file.location());
+  }
+  out = std::move(vocab);
+  return Status();
+}
+
+Status Vocab::save(const std::string &path) const {
+  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "wb"),
+                                              &std::fclose);
+  if (!file)
+    return makeError(CAVS_ERROR_IO, "cannot create '{}': {}", path,
+                     std::strerror(errno));
+  for (const std::string &word : words_)
+    if (std::fwrite(word.data(), 1, word.size(), file.get()) != word.size() ||
+        std::fputc('\n', file.get()) == EOF)
+      return makeError(CAVS_ERROR_IO, "cannot write '{}': {}", path,
+                       std::strerror(errno));
+  if (std::fclose(file.release()) != 0)
+    return makeError(CAVS_ERROR_IO, "cannot write '{}': {}", path,
+                     std::strerror(errno));
+  return Status();
+}
+
+Status Vocab::add(std::string_view word, int32_t &id) {
+  if (word.empty())
+    return Status(CAVS_ERROR_INVALID_ARGUMENT, "words must not be empty");
+  if (std::any_of(word.begin(), word.end(),
+                  [](char c) { return isBlank(c) || c == '\n'; }))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "word '{}' contains whitespace", word);
+  if (auto it = ids_.find(word); it != ids_.end()) {
+    id = it->second;
+    return Status();
+  }
+  if (size() == std::numeric_limits<int32_t>::max())
+    return Status(CAVS_ERROR_INVALID_ARGUMENT,
+                  "the vocabulary is full (int32 ids)");
+  id = size();
+  ids_.emplace(words_.emplace_back(word), id);
+  return Status();
+}
+
+int32_t Vocab::lookup(std::string_view word) const {
+  auto it = ids_.find(word);
+  return it == ids_.end() ? -1 : it->second;
+}
+
+Status WordMapper::create(Vocab &vocab, bool addUnknownWords, int32_t unknownId,
+                          WordMapper &out) {
+  if (!addUnknownWords && (unknownId < -1 || unknownId >= vocab.size()))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "unknown-word id {} is neither -1 nor an id of the "
+                     "vocabulary (size {})",
+                     unknownId, vocab.size());
+  out.vocab_ = &vocab;
+  out.addUnknownWords_ = addUnknownWords;
+  out.unknownId_ = unknownId;
+  return Status();
+}
+
+Status WordMapper::map(std::string_view word, int32_t &id) {
+  if (addUnknownWords_)
+    return vocab_->add(word, id);
+  id = vocab_->lookup(word);
+  if (id < 0)
+    id = unknownId_;
+  return Status();
+}
+
+} // namespace cavs::runtime
