@@ -20,8 +20,7 @@ using namespace cavs;
 /// The objective: the loss plus the push functional (see checkGradients).
 static FailureOr<double> objective(ModelOp model, const EvalGraph &graph,
                                    const llvm::StringMap<EvalTensor> &params) {
-  FailureOr<EvalResult> result = evaluate(model, graph, params,
-                                          /*runBackward=*/false);
+  FailureOr<EvalResult> result = evaluate(model, graph, params, EvalOptions{});
   if (failed(result))
     return failure();
   double value = result->loss;
@@ -73,7 +72,7 @@ cavs::checkGradients(ModelOp model, const EvalGraph &graph,
                      const llvm::StringMap<EvalTensor> &params,
                      const GradientCheckOptions &options) {
   FailureOr<EvalResult> analytic =
-      evaluate(model, graph, params, /*runBackward=*/true);
+      evaluate(model, graph, params, EvalOptions{/*runBackward=*/true});
   if (failed(analytic))
     return failure();
 

@@ -16,18 +16,26 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace cavs;
 
 namespace {
 
+struct ValueHash {
+  size_t operator()(Value value) const { return hash_value(value); }
+};
+
 /// The values of one vertex: those of F, which ∂F reads too, then those of
 /// ∂F. An i32 value (a pulled id or label) is held as a rank-0 tensor, which
 /// represents every i32 exactly.
 struct Frame {
   int64_t vertex = -1;
-  llvm::DenseMap<Value, EvalTensor> values;
+  /// Node-based, so references returned by get() survive later insertions.
+  std::unordered_map<Value, EvalTensor, ValueHash> values;
+  /// Batched order: this vertex's arena row (see EvalOptions::batchedOrder).
+  std::vector<double> arena;
 };
 
 /// Formats a shape as the diagnostics of the dialect do: [3] or [4, 3].
@@ -72,10 +80,11 @@ std::vector<double> softmax(ArrayRef<double> x) {
 class Evaluator {
 public:
   Evaluator(ModelOp model, const EvalGraph &graph,
-            const llvm::StringMap<EvalTensor> &params)
-      : model(model), graph(graph), params(params) {}
+            const llvm::StringMap<EvalTensor> &params,
+            const EvalOptions &options)
+      : model(model), graph(graph), params(params), options(options) {}
 
-  FailureOr<EvalResult> run(bool runBackward);
+  FailureOr<EvalResult> run();
 
 private:
   // Validation of the inputs, before anything runs.
@@ -105,6 +114,13 @@ private:
     return graph.vertices[frame.vertex];
   }
 
+  /// Runs the ops of `block` whose batching class is `kind` for every vertex
+  /// in `vertices` (batched order).
+  LogicalResult runPhase(ArrayRef<int64_t> vertices, bool backward,
+                         BatchingKind kind, std::vector<Frame> &frames);
+  /// The slot a batched-order run keeps `value` in, if any.
+  SlotAttr slotOf(Value value);
+
   /// Builds the value of every cavs.param_pack from its members.
   void buildPacks();
   /// Adds each pack's gradient to its members' and drops the pack's.
@@ -113,6 +129,9 @@ private:
   ModelOp model;
   const EvalGraph &graph;
   const llvm::StringMap<EvalTensor> &params;
+  const EvalOptions &options;
+  /// Batched order: the scratch row all vertices share.
+  std::vector<double> scratch;
   /// Values of the parameter packs: their members stacked by rows.
   llvm::StringMap<EvalTensor> packs;
   /// The vertex function of each graph vertex.
@@ -281,7 +300,8 @@ LogicalResult Evaluator::sortTopologically() {
   return model.emitError() << "the graph has a cycle through vertex " << v;
 }
 
-FailureOr<EvalResult> Evaluator::run(bool runBackward) {
+FailureOr<EvalResult> Evaluator::run() {
+  bool runBackward = options.runBackward;
   llvm::StringMap<VertexOp> byName;
   for (auto function : model.getBody().front().getOps<VertexOp>())
     byName[function.getSymName()] = function;
@@ -300,12 +320,31 @@ FailureOr<EvalResult> Evaluator::run(bool runBackward) {
   result.states.resize(numVertices);
   result.pushes.resize(numVertices);
   std::vector<Frame> frames(numVertices);
-  for (int64_t v : order) {
+  for (int64_t v = 0; v < numVertices; ++v)
     frames[v].vertex = v;
-    if (failed(execBlock(functions[v].getBody().front(), frames[v])))
-      return failure();
+  constexpr BatchingKind kPhases[] = {BatchingKind::eager, BatchingKind::body,
+                                      BatchingKind::lazy};
+  if (options.batchedOrder) {
+    int64_t scratchWidth = 0;
+    for (int64_t v = 0; v < numVertices; ++v) {
+      auto width = [&](StringRef name) {
+        auto attr = functions[v]->getAttrOfType<IntegerAttr>(name);
+        return attr ? attr.getInt() : 0;
+      };
+      frames[v].arena.assign(width(CavsDialect::kArenaWidthAttrName), 0.0);
+      scratchWidth =
+          std::max(scratchWidth, width(CavsDialect::kScratchWidthAttrName));
+    }
+    scratch.assign(scratchWidth, 0.0);
+    for (BatchingKind kind : kPhases)
+      if (failed(runPhase(order, /*backward=*/false, kind, frames)))
+        return failure();
+  } else {
+    for (int64_t v : order)
+      if (failed(execBlock(functions[v].getBody().front(), frames[v])))
+        return failure();
   }
-  if (!runBackward)
+  if (!options.runBackward)
     return std::move(result);
 
   for (auto param : model.getBody().front().getOps<ParamOp>())
@@ -321,13 +360,51 @@ FailureOr<EvalResult> Evaluator::run(bool runBackward) {
     result.stateGrads.resize(numVertices);
   // Reverse topological order: every parent has sent its child_grad before
   // the child's ∂F reads cavs.state_grad.
-  for (int64_t v : llvm::reverse(order)) {
-    auto backward = cast<BackwardOp>(functions[v].getBody().front().back());
-    if (failed(execBlock(backward.getBody().front(), frames[v])))
-      return failure();
+  std::vector<int64_t> reversed(order.rbegin(), order.rend());
+  if (options.batchedOrder) {
+    for (BatchingKind kind : kPhases)
+      if (failed(runPhase(reversed, /*backward=*/true, kind, frames)))
+        return failure();
+  } else {
+    for (int64_t v : reversed) {
+      auto backward = cast<BackwardOp>(functions[v].getBody().front().back());
+      if (failed(execBlock(backward.getBody().front(), frames[v])))
+        return failure();
+    }
   }
   unpackGradients();
   return std::move(result);
+}
+
+LogicalResult Evaluator::runPhase(ArrayRef<int64_t> vertices, bool backward,
+                                  BatchingKind kind,
+                                  std::vector<Frame> &frames) {
+  for (int64_t v : vertices) {
+    Block *block = &functions[v].getBody().front();
+    if (backward)
+      block = &cast<BackwardOp>(block->back()).getBody().front();
+    for (Operation &op : *block) {
+      if (isa<BackwardOp>(op))
+        continue;
+      auto attr =
+          op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
+      if (!attr)
+        return op.emitOpError("has no batching class, which the batched "
+                              "order needs (run cavs-classify)");
+      if (attr.getValue() == kind && failed(exec(op, frames[v])))
+        return failure();
+    }
+  }
+  return success();
+}
+
+SlotAttr Evaluator::slotOf(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!options.batchedOrder || !result)
+    return nullptr;
+  auto slots = result.getOwner()->getAttrOfType<ArrayAttr>(
+      CavsDialect::kSlotsAttrName);
+  return slots ? cast<SlotAttr>(slots[result.getResultNumber()]) : nullptr;
 }
 
 void Evaluator::buildPacks() {
@@ -364,6 +441,20 @@ const EvalTensor &Evaluator::get(Frame &frame, Value value) {
     auto it = params.find(ref.getParam());
     return it != params.end() ? it->second : packs.find(ref.getParam())->second;
   }
+  // Batched order: read the value back from its columns every time, so an
+  // unsound memory plan shows as a wrong result.
+  if (SlotAttr slot = slotOf(value)) {
+    const std::vector<double> &row =
+        slot.getSpace() == SlotSpace::arena ? frame.arena : scratch;
+    EvalTensor &copy = frame.values[value];
+    // An i32 (a pulled id or label) is held as a scalar.
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    ArrayRef<int64_t> shape = tensor ? tensor.getShape() : ArrayRef<int64_t>();
+    copy.shape.assign(shape.begin(), shape.end());
+    copy.data.assign(row.begin() + slot.getOffset(),
+                     row.begin() + slot.getOffset() + slot.getSize());
+    return copy;
+  }
   // The verifier's dominance rules guarantee that the value was computed.
   return frame.values.find(value)->second;
 }
@@ -373,6 +464,13 @@ int64_t Evaluator::getIndex(Frame &frame, Value value) {
 }
 
 void Evaluator::set(Frame &frame, Value value, EvalTensor tensor) {
+  if (SlotAttr slot = slotOf(value)) {
+    std::vector<double> &row =
+        slot.getSpace() == SlotSpace::arena ? frame.arena : scratch;
+    std::copy(tensor.data.begin(), tensor.data.end(),
+              row.begin() + slot.getOffset());
+    return;
+  }
   // Callers compute `tensor` completely first: inserting may move the
   // values that references from get() point to.
   frame.values[value] = std::move(tensor);
@@ -705,6 +803,6 @@ LogicalResult Evaluator::exec(Operation &op, Frame &frame) {
 
 FailureOr<EvalResult> cavs::evaluate(ModelOp model, const EvalGraph &graph,
                                      const llvm::StringMap<EvalTensor> &params,
-                                     bool runBackward) {
-  return Evaluator(model, graph, params).run(runBackward);
+                                     const EvalOptions &options) {
+  return Evaluator(model, graph, params, options).run();
 }

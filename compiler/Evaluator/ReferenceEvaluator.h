@@ -63,17 +63,32 @@ struct EvalResult {
   std::vector<EvalTensor> stateGrads;
 };
 
+/// How evaluate() runs.
+struct EvalOptions {
+  /// Also run ∂F (every vertex function must then end in cavs.backward).
+  bool runBackward = false;
+  /// Follow the batched execution order instead of going vertex by vertex:
+  /// the eager ops of every vertex, then the body ops vertex by vertex,
+  /// then the lazy ops (the cavs.batching classes), and the same for ∂F
+  /// with the body in reverse order; keep every value that has a
+  /// cavs.slots entry in those columns (one arena row per vertex, one
+  /// scratch row shared by all vertices) and nowhere else. Results then
+  /// match the plain order only if the classification and the memory plan
+  /// (cavs-classify, cavs-plan-memory) are sound.
+  bool batchedOrder = false;
+};
+
 /// Evaluates `model` over `graph` with parameter values `params` (one per
 /// cavs.param, with its shape): F at every vertex, children before parents,
-/// then, when `runBackward` is set, ∂F at every vertex, parents before
-/// children. Every vertex function must then end in a cavs.backward region.
-/// The model must have been verified. Invalid input (a cycle, a bad child
-/// index or arity, an unknown function, missing or ill-shaped inputs or
-/// parameters, an out-of-range lookup index or label) is reported as an
-/// MLIR diagnostic at the model or at the offending op, and yields failure.
+/// then, with `options.runBackward`, ∂F at every vertex, parents before
+/// children. The model must have been verified. Invalid input (a cycle, a
+/// bad child index or arity, an unknown function, missing or ill-shaped
+/// inputs or parameters, an out-of-range lookup index or label, an op
+/// without batching class or slot in batched order) is reported as an MLIR
+/// diagnostic at the model or at the offending op, and yields failure.
 mlir::FailureOr<EvalResult> evaluate(ModelOp model, const EvalGraph &graph,
                                      const llvm::StringMap<EvalTensor> &params,
-                                     bool runBackward);
+                                     const EvalOptions &options);
 
 } // namespace cavs
 

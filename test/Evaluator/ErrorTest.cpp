@@ -55,7 +55,7 @@ protected:
   void expectError(const EvalGraph &graph, llvm::StringRef message,
                    bool runBackward = false) {
     ASSERT_TRUE(model);
-    EXPECT_TRUE(mlir::failed(evaluate(model, graph, params, runBackward)));
+    EXPECT_TRUE(mlir::failed(evaluate(model, graph, params, EvalOptions{runBackward})));
     EXPECT_NE(errors().find(message.str()), std::string::npos)
         << "expected \"" << message.str() << "\" in:\n"
         << errors();

@@ -54,7 +54,7 @@ protected:
                  const llvm::StringMap<EvalTensor> &params = {},
                  bool runBackward = false) {
     mlir::FailureOr<EvalResult> result =
-        evaluate(model, graph, params, runBackward);
+        evaluate(model, graph, params, EvalOptions{runBackward});
     if (mlir::failed(result)) {
       ADD_FAILURE() << "evaluation failed:\n" << errors();
       return {};

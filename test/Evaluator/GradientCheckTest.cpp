@@ -265,7 +265,8 @@ TEST_F(GradientCheckTest, RandomGraphShapesAndInputs) {
       }
       // Valid input: the evaluator accepts it.
       EXPECT_TRUE(mlir::succeeded(
-          evaluate(model, graph, randomParams(model, seed), true)))
+          evaluate(model, graph, randomParams(model, seed),
+                   EvalOptions{/*runBackward=*/true})))
           << errors();
     }
   }

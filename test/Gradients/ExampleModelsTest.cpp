@@ -4,7 +4,8 @@
 // and the cavs-optimize pipeline (all optimizations on, and all off); the
 // reference evaluator's ∂F must match five-point finite differences of F on
 // random chains, trees and DAGs to 1e-6 relative, for every parameter and
-// f32 input, with random push gradients.
+// f32 input, with random push gradients. The batched execution order with
+// the memory plan must reproduce the vertex-by-vertex results.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 
 using namespace cavs;
@@ -38,6 +41,10 @@ struct Case {
   ModelCase model;
   bool optimized;
 };
+
+void PrintTo(const Case &value, std::ostream *os) {
+  *os << value.model.file << (value.optimized ? " (optimized)" : " (unoptimized)");
+}
 
 std::string caseName(const testing::TestParamInfo<Case> &info) {
   std::string name = info.param.model.file;
@@ -101,6 +108,55 @@ TEST_P(ExampleModelGradients, MatchFiniteDifferences) {
           << "shape " << static_cast<int>(shape) << ", seed " << seed << ": "
           << report->summary();
     }
+  }
+}
+
+/// Largest relative difference between two tensors (0 for equal ones).
+double relativeDifference(const EvalTensor &a, const EvalTensor &b) {
+  double worst = 0;
+  for (size_t i = 0; i < a.data.size(); ++i)
+    worst = std::max(worst, std::abs(a.data[i] - b.data[i]) /
+                                std::max({std::abs(a.data[i]),
+                                          std::abs(b.data[i]), 1e-12}));
+  return worst;
+}
+
+// The batched execution order with every value in its planned slot must
+// give the same loss, outputs and gradients as vertex-by-vertex evaluation:
+// that checks the batching classes and the memory plan.
+TEST_P(ExampleModelGradients, BatchedOrderAndMemoryPlanPreserveResults) {
+  mlir::ScopedDiagnosticHandler handler(&context, [](mlir::Diagnostic &diag) {
+    ADD_FAILURE() << diag.str();
+    return mlir::success();
+  });
+  for (GraphShape shape : GetParam().model.shapes) {
+    RandomGraphOptions graphOptions;
+    graphOptions.shape = shape;
+    graphOptions.numVertices = 12;
+    mlir::FailureOr<EvalGraph> graph = randomGraph(model(), graphOptions);
+    ASSERT_TRUE(mlir::succeeded(graph));
+    llvm::StringMap<EvalTensor> params = randomParams(model(), 3);
+    auto plain = evaluate(model(), *graph, params, {/*runBackward=*/true});
+    auto batched = evaluate(model(), *graph, params,
+                            {/*runBackward=*/true, /*batchedOrder=*/true});
+    ASSERT_TRUE(mlir::succeeded(plain) && mlir::succeeded(batched));
+    EXPECT_NEAR(plain->loss, batched->loss, 1e-12 * std::abs(plain->loss));
+    for (size_t v = 0; v < graph->vertices.size(); ++v) {
+      EXPECT_LE(relativeDifference(plain->states[v], batched->states[v]), 1e-12)
+          << "state of vertex " << v;
+      for (const auto &push : plain->pushes[v])
+        EXPECT_LE(relativeDifference(push.getValue(),
+                                     batched->pushes[v].find(push.getKey())
+                                         ->getValue()),
+                  1e-12)
+            << "push " << push.getKey().str() << " of vertex " << v;
+    }
+    for (const auto &grad : plain->paramGrads)
+      EXPECT_LE(relativeDifference(grad.getValue(),
+                                   batched->paramGrads.find(grad.getKey())
+                                       ->getValue()),
+                1e-12)
+          << "gradient of @" << grad.getKey().str();
   }
 }
 
