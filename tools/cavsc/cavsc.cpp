@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Analysis/ModelStats.h"
 #include "compiler/Config.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
@@ -28,7 +29,7 @@ using namespace llvm;
 
 namespace {
 /// The stage whose result cavsc writes out.
-enum class Emit { AST, MLIR, OptimizedMLIR };
+enum class Emit { AST, MLIR, OptimizedMLIR, Stats };
 
 cl::OptionCategory category("cavsc options");
 
@@ -45,7 +46,10 @@ cl::opt<Emit> emit(
         clEnumValN(Emit::OptimizedMLIR, "mlir-optimized",
                    "the cavs dialect after the optimization pipeline "
                    "(backward functions, batching classes, fused kernels, "
-                   "memory plan)")),
+                   "memory plan)"),
+        clEnumValN(Emit::Stats, "stats",
+                   "per vertex function: ops, fused kernels and GEMMs of each "
+                   "phase of F and its backward function, and memory per vertex")),
     cl::cat(category));
 // Ablation switches of the optimization pipeline (see docs/passes.md).
 cl::opt<bool> mergeMatmuls("merge-matmuls", cl::init(true),
@@ -85,7 +89,7 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
       cavs::generateMLIR(context, sourceMgr, checked->program);
   if (!module || failed(mlir::verify(*module)))
     return failure();
-  if (emit == Emit::OptimizedMLIR) {
+  if (emit == Emit::OptimizedMLIR || emit == Emit::Stats) {
     cavs::OptimizeOptions options;
     options.mergeMatmuls = mergeMatmuls.getValue();
     options.lazyBatching = lazyBatching.getValue();
@@ -94,6 +98,11 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
     cavs::buildOptimizePipeline(pm, options);
     if (failed(pm.run(*module)))
       return failure();
+  }
+  if (emit == Emit::Stats) {
+    for (auto model : module->getOps<cavs::ModelOp>())
+      cavs::printModelStats(model, os);
+    return success();
   }
   module->print(os);
   return success();
