@@ -1,0 +1,159 @@
+//===- FusedKernels.cpp - cavs.fused regions as CPU loop kernels ----------===//
+//
+// Two nested scf.for loops (rows, then columns) around the region's ops,
+// rewritten elementwise on f32 scalars. The inner loop has unit stride over
+// every operand, which is what LLVM's loop vectorizer needs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/FusedKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace cavs;
+
+namespace {
+/// Emits the scalar computation of one element.
+class ElementEmitter {
+public:
+  ElementEmitter(OpBuilder &builder, Location loc) : b(builder), loc(loc) {}
+
+  /// The f32 value of `op`'s result, given its operands' element values.
+  FailureOr<Value> emit(Operation *op, ArrayRef<Value> x) {
+    return TypeSwitch<Operation *, FailureOr<Value>>(op)
+        .Case([&](ConstantOp constant) -> FailureOr<Value> {
+          auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+          if (!dense || !dense.isSplat())
+            return constant.emitOpError(
+                "only splat constants can be compiled into a CPU kernel");
+          return f32(dense.getSplatValue<APFloat>().convertToFloat());
+        })
+        .Case([&](AddOp) { return value<arith::AddFOp>(x[0], x[1]); })
+        .Case([&](SubOp) { return value<arith::SubFOp>(x[0], x[1]); })
+        .Case([&](MulOp) { return value<arith::MulFOp>(x[0], x[1]); })
+        .Case([&](DivOp) { return value<arith::DivFOp>(x[0], x[1]); })
+        .Case([&](NegOp) { return value<arith::NegFOp>(x[0]); })
+        .Case([&](SigmoidOp) {
+          // 1 / (1 + exp(-x))
+          Value e = value<math::ExpOp>(value<arith::NegFOp>(x[0]));
+          return value<arith::DivFOp>(f32(1), value<arith::AddFOp>(f32(1), e));
+        })
+        .Case([&](TanhOp) { return value<math::TanhOp>(x[0]); })
+        .Case([&](ReluOp) { return value<arith::MaximumFOp>(x[0], f32(0)); })
+        .Case([&](ExpOp) { return value<math::ExpOp>(x[0]); })
+        .Case([&](LogOp) { return value<math::LogOp>(x[0]); })
+        .Case([&](SumOp) {
+          Value sum = x[0];
+          for (Value term : x.drop_front())
+            sum = value<arith::AddFOp>(sum, term);
+          return sum;
+        })
+        .Case([&](ReluGradOp) {
+          Value positive = b.create<arith::CmpFOp>(
+              loc, arith::CmpFPredicate::OGT, x[0], f32(0));
+          return Value(b.create<arith::SelectOp>(loc, positive, x[1], f32(0)));
+        })
+        .Default([&](Operation *other) -> FailureOr<Value> {
+          return other->emitOpError("cannot be compiled into a CPU kernel");
+        });
+  }
+
+private:
+  Value f32(float value) {
+    return b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(value));
+  }
+  template <typename OpTy, typename... Args> Value value(Args... args) {
+    return b.create<OpTy>(loc, args...);
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+} // namespace
+
+FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
+                                               StringRef name) {
+  MLIRContext *context = target.getContext();
+  OpBuilder b(context);
+  Location loc = fused.getLoc();
+  Type i64 = b.getI64Type(), ptr = LLVM::LLVMPointerType::get(context);
+  Type f32 = b.getF32Type();
+
+  // Signature: rows, then (pointer, leading dimension) per input and output.
+  SmallVector<Type> arguments = {i64};
+  unsigned numBuffers = fused.getInputs().size() + fused.getNumResults();
+  for (unsigned i = 0; i < numBuffers; ++i)
+    arguments.append({ptr, i64});
+  b.setInsertionPointToEnd(target.getBody());
+  auto kernel = b.create<func::FuncOp>(loc, name,
+                                       b.getFunctionType(arguments, {}));
+  for (unsigned i = 0; i < numBuffers; ++i)
+    kernel.setArgAttr(1 + 2 * i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                      b.getUnitAttr());
+  Block *entry = kernel.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  int64_t width =
+      cast<RankedTensorType>(fused.getResult(0).getType()).getNumElements();
+  auto index = [&](Value v) {
+    return b.create<arith::IndexCastOp>(loc, b.getIndexType(), v).getResult();
+  };
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value rows = index(entry->getArgument(0));
+  Value columns = b.create<arith::ConstantIndexOp>(loc, width);
+  auto rowLoop = b.create<scf::ForOp>(loc, zero, rows, one);
+  b.setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  auto colLoop = b.create<scf::ForOp>(loc, zero, columns, one);
+  b.setInsertionPointToStart(colLoop.getBody());
+  Value column = colLoop.getInductionVar();
+
+  // The address of element (row, column) of buffer i; a scalar input's
+  // column is always 0.
+  auto element = [&](unsigned buffer, bool scalar) {
+    Value base = entry->getArgument(1 + 2 * buffer);
+    Value ld = index(entry->getArgument(2 + 2 * buffer));
+    Value offset = b.create<arith::MulIOp>(loc, row, ld);
+    if (!scalar)
+      offset = b.create<arith::AddIOp>(loc, offset, column);
+    Value offset64 = b.create<arith::IndexCastOp>(loc, i64, offset);
+    return b.create<LLVM::GEPOp>(loc, ptr, f32, base, ValueRange{offset64})
+        .getResult();
+  };
+
+  Block &body = fused.getBody().front();
+  llvm::DenseMap<Value, Value> elementOf;
+  for (auto [i, argument] : llvm::enumerate(body.getArguments())) {
+    bool scalar = cast<RankedTensorType>(argument.getType()).getRank() == 0 &&
+                  width != 1;
+    elementOf[argument] = b.create<LLVM::LoadOp>(loc, f32, element(i, scalar));
+  }
+  ElementEmitter emitter(b, loc);
+  for (Operation &op : body.without_terminator()) {
+    SmallVector<Value> operands;
+    for (Value operand : op.getOperands())
+      operands.push_back(elementOf.lookup(operand));
+    FailureOr<Value> result = emitter.emit(&op, operands);
+    if (failed(result)) {
+      kernel.erase();
+      return failure();
+    }
+    elementOf[op.getResult(0)] = *result;
+  }
+  unsigned firstOutput = fused.getInputs().size();
+  for (auto [i, yielded] :
+       llvm::enumerate(body.getTerminator()->getOperands()))
+    b.create<LLVM::StoreOp>(loc, elementOf.lookup(yielded),
+                            element(firstOutput + i, /*scalar=*/false));
+
+  b.setInsertionPointToEnd(entry);
+  b.create<func::ReturnOp>(loc);
+  return kernel;
+}

@@ -1,0 +1,33 @@
+//===- FusedKernels.h - cavs.fused regions as CPU loop kernels --*- C++ -*-===//
+//
+// Each cavs.fused kernel becomes a function with a plain C ABI
+//
+//   void kernel(int64_t rows, const float *in0, int64_t ld0, ...,
+//               float *out0, int64_t ldo0, ...);
+//
+// that runs the region over `rows` vertices: operand i is a row-major
+// [rows x width] matrix with leading dimension ld_i (its columns in the
+// arena or scratch rows), or a [rows x 1] column for a scalar input, which
+// is broadcast. The loops are scf/arith/math on !llvm.ptr, ready for the
+// standard lowering to the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAVS_COMPILER_CONVERSION_FUSEDKERNELS_H
+#define CAVS_COMPILER_CONVERSION_FUSEDKERNELS_H
+
+#include "dialects/CavsOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace cavs {
+
+/// Appends the kernel of `fused`, named `name`, to `target` (a builtin
+/// module). Fails with a diagnostic at an op the CPU backend cannot run.
+mlir::FailureOr<mlir::func::FuncOp>
+buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_CONVERSION_FUSEDKERNELS_H

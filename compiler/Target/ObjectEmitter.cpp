@@ -1,0 +1,148 @@
+//===- ObjectEmitter.cpp - LLVM dialect to object files and .so -----------===//
+//
+// The target machine gets the triple, data layout and CPU before the IR is
+// optimized: without them LLVM's vectorizer has no vector width to use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/ObjectEmitter.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+using namespace mlir;
+
+LogicalResult cavs::lowerToLLVMDialect(ModuleOp module) {
+  RewritePatternSet approximations(module.getContext());
+  populateMathPolynomialApproximationPatterns(approximations);
+  if (failed(applyPatternsAndFoldGreedily(module, std::move(approximations))))
+    return module.emitError("polynomial approximation of math ops failed");
+
+  PassManager pm(module.getContext());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(module);
+}
+
+namespace {
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const cavs::CpuTarget &target, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  const llvm::Target *backend =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    return nullptr;
+  std::string cpu = target.cpu;
+  std::string features;
+  if (cpu == "native") {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures subtarget;
+    for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
+      subtarget.AddFeature(feature, enabled);
+    features = subtarget.getString();
+  }
+  if (!backend->createTargetMachine(triple, cpu, "", {}, std::nullopt)) {
+    error = "unknown CPU '" + target.cpu + "'";
+    return nullptr;
+  }
+  llvm::TargetOptions options;
+  auto level = target.optLevel == 0   ? llvm::CodeGenOptLevel::None
+               : target.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+               : target.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                      : llvm::CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<llvm::TargetMachine>(backend->createTargetMachine(
+      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt, level));
+}
+} // namespace
+
+LogicalResult cavs::emitLLVM(ModuleOp module, const CpuTarget &target,
+                             StringRef path, bool object) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, error);
+  if (!machine)
+    return module.emitError("cannot create the LLVM target: ") << error;
+
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return module.emitError("translation to LLVM IR failed");
+  llvmModule->setTargetTriple(machine->getTargetTriple().str());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  auto optimize = makeOptimizingTransformer(target.optLevel, /*sizeLevel=*/0,
+                                            machine.get());
+  if (llvm::Error failure = optimize(llvmModule.get()))
+    return module.emitError("LLVM optimization failed: ")
+           << llvm::toString(std::move(failure));
+
+  std::error_code ec;
+  llvm::ToolOutputFile output(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return module.emitError("cannot write '") << path << "': " << ec.message();
+  if (!object) {
+    llvmModule->print(output.os(), nullptr);
+  } else {
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, output.os(), nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return module.emitError("the target cannot emit object files");
+    codegen.run(*llvmModule);
+  }
+  output.keep();
+  return success();
+}
+
+LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
+                                     StringRef output,
+                                     const std::vector<std::string> &libraries,
+                                     std::string &error) {
+  const char *fromEnvironment = std::getenv("CC");
+  std::string compilerName = fromEnvironment ? fromEnvironment : "cc";
+  llvm::ErrorOr<std::string> compiler =
+      llvm::sys::findProgramByName(compilerName);
+  if (!compiler) {
+    error = "cannot find the C compiler '" + compilerName +
+            "' to link shared objects (set CC)";
+    return failure();
+  }
+  std::vector<std::string> arguments = {*compiler, "-shared", "-o",
+                                        output.str()};
+  arguments.insert(arguments.end(), objects.begin(), objects.end());
+  arguments.insert(arguments.end(), libraries.begin(), libraries.end());
+  std::vector<StringRef> argv(arguments.begin(), arguments.end());
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*compiler, argv, std::nullopt, {},
+                                         /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &message);
+  if (status != 0) {
+    error = "linking '" + output.str() + "' failed" +
+            (message.empty() ? "" : ": " + message);
+    return failure();
+  }
+  return success();
+}
