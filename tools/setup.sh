@@ -70,7 +70,9 @@ case "$job" in
     model=$root/examples/models/treelstm.cavs
     echo "setup: compiling $model to the cavs dialect"
     "$bin/cavsc" "$model" --emit=mlir -o "$build_dir/treelstm.mlir"
-    echo "setup: wrote $build_dir/treelstm.mlir ($(grep -c 'cavs\.' "$build_dir/treelstm.mlir") cavs ops)"
+    "$bin/cavsc" "$model" --emit=mlir-optimized -o "$build_dir/treelstm.opt.mlir"
+    echo "setup: wrote $build_dir/treelstm.mlir (frontend) and treelstm.opt.mlir (optimized)"
+    "$bin/cavsc" "$model" --emit=stats
     ;;
   test)
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
