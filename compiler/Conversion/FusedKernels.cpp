@@ -157,3 +157,22 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
   b.create<func::ReturnOp>(loc);
   return kernel;
 }
+
+LogicalResult cavs::buildModelKernels(ModelOp model, ModuleOp target) {
+  for (auto vertex : model.getBody().getOps<VertexOp>()) {
+    unsigned count = 0;
+    WalkResult walk = vertex.walk([&](FusedOp fused) {
+      std::string name = (model.getSymName() + "_" + vertex.getSymName() +
+                          "_k" + Twine(count++))
+                             .str();
+      if (failed(buildFusedKernel(fused, target, name)))
+        return WalkResult::interrupt();
+      fused->setAttr(kKernelAttrName,
+                     FlatSymbolRefAttr::get(fused.getContext(), name));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
+}

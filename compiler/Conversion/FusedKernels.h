@@ -28,6 +28,14 @@ namespace cavs {
 mlir::FailureOr<mlir::func::FuncOp>
 buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
 
+/// The attribute that names a cavs.fused op's kernel function.
+inline constexpr llvm::StringLiteral kKernelAttrName = "cavs.kernel";
+
+/// Builds the kernels of every cavs.fused op of `model` (F and ∂F of every
+/// vertex function) into `target`, named `<model>_<vertex>_k<N>` in program
+/// order, and records each name in the fused op's `cavs.kernel` attribute.
+mlir::LogicalResult buildModelKernels(ModelOp model, mlir::ModuleOp target);
+
 } // namespace cavs
 
 #endif // CAVS_COMPILER_CONVERSION_FUSEDKERNELS_H

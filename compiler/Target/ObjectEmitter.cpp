@@ -17,11 +17,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -45,17 +44,19 @@ LogicalResult cavs::lowerToLLVMDialect(ModuleOp module) {
 }
 
 namespace {
-std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const cavs::CpuTarget &target, std::string &error) {
+/// The triple, CPU and features to generate code for, or null with `error`.
+const llvm::Target *resolveTarget(const cavs::CpuTarget &target,
+                                  std::string &triple, std::string &cpu,
+                                  std::string &features, std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  std::string triple = llvm::sys::getDefaultTargetTriple();
+  triple = llvm::sys::getDefaultTargetTriple();
   const llvm::Target *backend =
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!backend)
     return nullptr;
-  std::string cpu = target.cpu;
-  std::string features;
+  cpu = target.cpu;
+  features.clear();
   if (cpu == "native") {
     cpu = llvm::sys::getHostCPUName().str();
     llvm::SubtargetFeatures subtarget;
@@ -63,22 +64,49 @@ createTargetMachine(const cavs::CpuTarget &target, std::string &error) {
       subtarget.AddFeature(feature, enabled);
     features = subtarget.getString();
   }
-  if (!backend->createTargetMachine(triple, cpu, "", {}, std::nullopt)) {
-    error = "unknown CPU '" + target.cpu + "'";
+  // LLVM only warns about an unknown CPU and aborts later; refuse it here.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      backend->createMCSubtargetInfo(triple, "", ""));
+  if (!info || !info->isCPUStringValid(cpu)) {
+    error = "unknown CPU '" + target.cpu +
+            "' (use native or an LLVM CPU name such as x86-64-v3)";
     return nullptr;
   }
-  llvm::TargetOptions options;
+  return backend;
+}
+
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const cavs::CpuTarget &target, std::string &error) {
+  std::string triple, cpu, features;
+  const llvm::Target *backend =
+      resolveTarget(target, triple, cpu, features, error);
+  if (!backend)
+    return nullptr;
   auto level = target.optLevel == 0   ? llvm::CodeGenOptLevel::None
                : target.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                : target.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                       : llvm::CodeGenOptLevel::Aggressive;
   return std::unique_ptr<llvm::TargetMachine>(backend->createTargetMachine(
-      triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt, level));
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, level));
 }
 } // namespace
 
+LogicalResult cavs::verifyCpuTarget(const CpuTarget &target,
+                                    std::string &error) {
+  std::string triple, cpu, features;
+  if (!resolveTarget(target, triple, cpu, features, error))
+    return failure();
+  if (target.optLevel > 3) {
+    error = "optimization level -O" + std::to_string(target.optLevel) +
+            " is not one of -O0 .. -O3";
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult cavs::emitLLVM(ModuleOp module, const CpuTarget &target,
-                             StringRef path, bool object) {
+                             llvm::raw_ostream &os, bool object) {
   std::string error;
   std::unique_ptr<llvm::TargetMachine> machine =
       createTargetMachine(target, error);
@@ -100,20 +128,17 @@ LogicalResult cavs::emitLLVM(ModuleOp module, const CpuTarget &target,
     return module.emitError("LLVM optimization failed: ")
            << llvm::toString(std::move(failure));
 
-  std::error_code ec;
-  llvm::ToolOutputFile output(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return module.emitError("cannot write '") << path << "': " << ec.message();
   if (!object) {
-    llvmModule->print(output.os(), nullptr);
-  } else {
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, output.os(), nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return module.emitError("the target cannot emit object files");
-    codegen.run(*llvmModule);
+    llvmModule->print(os, nullptr);
+    return success();
   }
-  output.keep();
+  // Object writers may seek; a pipe cannot, so write through a buffer.
+  llvm::buffer_ostream buffered(os);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, buffered, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("the target cannot emit object files");
+  codegen.run(*llvmModule);
   return success();
 }
 

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -27,16 +28,21 @@ struct CpuTarget {
   unsigned optLevel = 3;
 };
 
+/// Checks that `target.cpu` names a CPU LLVM can generate code for; `error`
+/// says why not.
+mlir::LogicalResult verifyCpuTarget(const CpuTarget &target,
+                                    std::string &error);
+
 /// Lowers `module` (func, scf, arith, math and llvm ops) to the LLVM
 /// dialect. Transcendental functions become polynomial approximations so
 /// that loops that use them still vectorize.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module);
 
 /// Translates an LLVM-dialect `module` to LLVM IR, optimizes it for
-/// `target` and writes it as LLVM IR text (`object` false) or as an object
-/// file. Errors are reported at the module's location.
+/// `target` and writes it to `os` as LLVM IR text (`object` false) or as an
+/// object file. Errors are reported at the module's location.
 mlir::LogicalResult emitLLVM(mlir::ModuleOp module, const CpuTarget &target,
-                             llvm::StringRef path, bool object);
+                             llvm::raw_ostream &os, bool object);
 
 /// Links `objects` into the shared object `output` with the system C
 /// compiler (`cc`, or $CC), adding `libraries` (e.g. `-lcavs_runtime`).

@@ -20,7 +20,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <dlfcn.h>
@@ -96,14 +95,21 @@ TEST(FusedKernel, CompiledKernelMatchesTheEvaluator) {
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cavs-kernel", dir));
   std::string object = (dir + "/kernel.o").str();
   std::string library = (dir + "/libkernel.so").str();
-  std::string ir = (dir + "/kernel.ll").str();
-  ASSERT_TRUE(mlir::succeeded(emitLLVM(*target, CpuTarget{}, ir, false)));
-  ASSERT_TRUE(mlir::succeeded(emitLLVM(*target, CpuTarget{}, object, true)));
+  llvm::SmallString<0> ir;
+  {
+    llvm::raw_svector_ostream irStream(ir);
+    ASSERT_TRUE(
+        mlir::succeeded(emitLLVM(*target, CpuTarget{}, irStream, false)));
+  }
   // The column loop is vectorized: the optimized IR computes on vectors.
-  auto text = llvm::MemoryBuffer::getFile(ir);
-  ASSERT_TRUE(text);
-  EXPECT_TRUE(llvm::StringRef((*text)->getBuffer()).contains(" x float>"))
+  EXPECT_TRUE(llvm::StringRef(ir).contains(" x float>"))
       << "the kernel was not vectorized";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(object, ec);
+    ASSERT_FALSE(ec) << ec.message();
+    ASSERT_TRUE(mlir::succeeded(emitLLVM(*target, CpuTarget{}, file, true)));
+  }
   std::string error;
   ASSERT_TRUE(mlir::succeeded(linkSharedObject({object}, library, {}, error)))
       << error;

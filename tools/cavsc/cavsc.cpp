@@ -10,9 +10,15 @@
 #include "compiler/Config.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Conversion/FusedKernels.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Target/ObjectEmitter.h"
 #include "dialects/CavsDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -29,7 +35,7 @@ using namespace llvm;
 
 namespace {
 /// The stage whose result cavsc writes out.
-enum class Emit { AST, MLIR, OptimizedMLIR, Stats };
+enum class Emit { AST, MLIR, OptimizedMLIR, Stats, LLVM, Object };
 
 cl::OptionCategory category("cavsc options");
 
@@ -49,7 +55,11 @@ cl::opt<Emit> emit(
                    "memory plan)"),
         clEnumValN(Emit::Stats, "stats",
                    "per vertex function: ops, fused kernels and GEMMs of each "
-                   "phase of F and its backward function, and memory per vertex")),
+                   "phase of F and its backward function, and memory per vertex"),
+        clEnumValN(Emit::LLVM, "llvm",
+                   "optimized LLVM IR of the model's CPU kernels"),
+        clEnumValN(Emit::Object, "obj",
+                   "an object file with the model's CPU kernels")),
     cl::cat(category));
 // Ablation switches of the optimization pipeline (see docs/passes.md).
 cl::opt<bool> mergeMatmuls("merge-matmuls", cl::init(true),
@@ -61,6 +71,15 @@ cl::opt<bool> lazyBatching("lazy-batching", cl::init(true),
 cl::opt<bool> fusion("fusion", cl::init(true),
                      cl::desc("Fuse elementwise ops into kernels"),
                      cl::cat(category));
+cl::opt<std::string> cpu("cpu", cl::init("native"),
+                        cl::desc("CPU to generate code for: native (the "
+                                 "machine cavsc runs on) or an LLVM CPU name "
+                                 "such as x86-64-v3 or znver4"),
+                        cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::Prefix, cl::init(3),
+                           cl::desc("LLVM optimization level of generated "
+                                    "code: -O0 .. -O3 (default -O3)"),
+                           cl::cat(category));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Override a dim: -D NAME=VALUE"),
                               cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -83,13 +102,17 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
   }
 
   mlir::MLIRContext context;
-  context.loadDialect<cavs::CavsDialect>();
+  context.loadDialect<cavs::CavsDialect, mlir::func::FuncDialect,
+                      mlir::arith::ArithDialect, mlir::math::MathDialect,
+                      mlir::scf::SCFDialect, mlir::LLVM::LLVMDialect>();
+  // Diagnostics point into the .cavs source; dumping IR would only confuse.
+  context.printOpOnDiagnostic(false);
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       cavs::generateMLIR(context, sourceMgr, checked->program);
   if (!module || failed(mlir::verify(*module)))
     return failure();
-  if (emit == Emit::OptimizedMLIR || emit == Emit::Stats) {
+  if (emit != Emit::MLIR) {
     cavs::OptimizeOptions options;
     options.mergeMatmuls = mergeMatmuls.getValue();
     options.lazyBatching = lazyBatching.getValue();
@@ -103,6 +126,16 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
     for (auto model : module->getOps<cavs::ModelOp>())
       cavs::printModelStats(model, os);
     return success();
+  }
+  if (emit == Emit::LLVM || emit == Emit::Object) {
+    mlir::OwningOpRef<mlir::ModuleOp> kernels =
+        mlir::ModuleOp::create(module->getLoc());
+    for (auto model : module->getOps<cavs::ModelOp>())
+      if (failed(cavs::buildModelKernels(model, *kernels)))
+        return failure();
+    if (failed(cavs::lowerToLLVMDialect(*kernels)))
+      return failure();
+    return cavs::emitLLVM(*kernels, {cpu, optLevel}, os, emit == Emit::Object);
   }
   module->print(os);
   return success();
@@ -119,9 +152,15 @@ int main(int argc, char **argv) {
       "  cavsc model.cavs --emit=ast      print the checked syntax tree\n"
       "  cavsc model.cavs --emit=mlir     print the cavs dialect IR\n"
       "  cavsc model.cavs --emit=mlir-optimized\n"
-      "                                   print the IR the backends compile\n");
+      "                                   print the IR the backends compile\n"
+      "  cavsc model.cavs --emit=obj -o kernels.o\n"
+      "                                   compile the CPU kernels\n");
 
   std::string error;
+  if (failed(cavs::verifyCpuTarget({cpu, optLevel}, error))) {
+    WithColor::error(errs(), "cavsc") << error << "\n";
+    return 1;
+  }
   std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(inputFilename, &error);
   if (!input) {
     WithColor::error(errs(), "cavsc") << error << "\n";
