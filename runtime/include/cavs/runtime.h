@@ -11,8 +11,11 @@
 
 #include "cavs/status.h"
 
+#include "cavs/checkpoint.h"
 #include "cavs/graph.h"
 #include "cavs/loaders.h"
+#include "cavs/model.h"
+#include "cavs/optim.h"
 #include "cavs/schedule.h"
 #include "cavs/vocab.h"
 

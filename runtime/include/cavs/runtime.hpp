@@ -392,6 +392,202 @@ private:
   detail::Owned<cavs_schedule, cavs_schedule_destroy> handle_;
 };
 
+namespace detail {
+/// `info`, or throws for an index out of range (a NULL from the ABI).
+template <typename Info>
+const Info &checkedInfo(const Info *info, const char *what, int32_t index) {
+  if (!info)
+    throw Error(CAVS_ERROR_INVALID_ARGUMENT, std::string(what) + " index " +
+                                                 std::to_string(index) +
+                                                 " is out of range");
+  return *info;
+}
+/// `index`, or throws when a lookup by `name` found nothing (-1).
+inline int32_t checkedIndex(int32_t index, const char *what,
+                            const std::string &name) {
+  if (index < 0)
+    throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                "the model has no " + std::string(what) + " '" + name + "'");
+  return index;
+}
+} // namespace detail
+
+/// The parameters of one model instance (cavs_param_store): one aligned flat
+/// buffer, queried by parameter or pack index or name.
+class ParamStore {
+public:
+  /// Validates `desc` and initialises every parameter from `seed`.
+  ParamStore(const cavs_model_desc &desc, uint64_t seed) {
+    cavs_param_store *store = nullptr;
+    check(cavs_param_store_create(&desc, seed, &store));
+    handle_.reset(store);
+  }
+
+  std::string modelName() const { return cavs_param_store_model_name(get()); }
+  uint64_t signature() const { return cavs_param_store_signature(get()); }
+  /// The whole flat buffer, padding included.
+  Span<float> data() {
+    return {cavs_param_store_data(get()), size_t(cavs_param_store_size(get()))};
+  }
+
+  int32_t numParams() const { return cavs_param_store_num_params(get()); }
+  /// Index of parameter `name`; throws when there is none.
+  int32_t paramIndex(const std::string &name) const {
+    return detail::checkedIndex(
+        cavs_param_store_find_param(get(), name.c_str()), "parameter", name);
+  }
+  /// Layout of parameter `index`; throws when out of range.
+  const cavs_param_info &param(int32_t index) const {
+    return detail::checkedInfo(cavs_param_store_param(get(), index),
+                               "parameter", index);
+  }
+  /// Values of parameter `index`.
+  Span<float> values(int32_t index) {
+    return {cavs_param_store_data(get()) + param(index).offset,
+            size_t(param(index).size)};
+  }
+  Span<float> values(const std::string &name) {
+    return values(paramIndex(name));
+  }
+
+  int32_t numPacks() const { return cavs_param_store_num_packs(get()); }
+  /// Index of pack `name`; throws when there is none.
+  int32_t packIndex(const std::string &name) const {
+    return detail::checkedIndex(cavs_param_store_find_pack(get(), name.c_str()),
+                                "pack", name);
+  }
+  /// Layout of pack `index`; throws when out of range.
+  const cavs_pack_info &pack(int32_t index) const {
+    return detail::checkedInfo(cavs_param_store_pack(get(), index), "pack",
+                               index);
+  }
+  /// Values of pack `index`: its members back to back.
+  Span<float> packValues(int32_t index) {
+    return {cavs_param_store_data(get()) + pack(index).offset,
+            size_t(pack(index).size)};
+  }
+
+  cavs_param_store *get() const { return handle_.get(); }
+
+private:
+  detail::Owned<cavs_param_store, cavs_param_store_destroy> handle_;
+};
+
+/// Gradients in the layout of a ParamStore (cavs_grad_store), with optional
+/// touched-row tracking for embedding tables.
+class GradStore {
+public:
+  /// Zeroed gradients for the model of `params`.
+  explicit GradStore(const ParamStore &params) {
+    cavs_grad_store *grads = nullptr;
+    check(cavs_grad_store_create(params.get(), &grads));
+    handle_.reset(grads);
+  }
+
+  /// The whole flat buffer, padding included.
+  Span<float> data() {
+    return {cavs_grad_store_data(get()), size_t(cavs_grad_store_size(get()))};
+  }
+  /// Gradient of parameter `index`; throws when out of range.
+  Span<float> values(int32_t index) {
+    const cavs_param_info &info = detail::checkedInfo(
+        cavs_grad_store_param(get(), index), "parameter", index);
+    return {cavs_grad_store_data(get()) + info.offset, size_t(info.size)};
+  }
+  /// Gradient of pack `index`; throws when out of range.
+  Span<float> packValues(int32_t index) {
+    const cavs_pack_info &info =
+        detail::checkedInfo(cavs_grad_store_pack(get(), index), "pack", index);
+    return {cavs_grad_store_data(get()) + info.offset, size_t(info.size)};
+  }
+
+  /// Zeroes every gradient (only touched rows of tracking parameters).
+  void zero() { cavs_grad_store_zero(get()); }
+  /// Tracks the touched rows of matrix parameter `param`.
+  void trackRows(int32_t param) {
+    check(cavs_grad_store_track_rows(get(), param));
+  }
+  bool tracksRows(int32_t param) const {
+    return cavs_grad_store_tracks_rows(get(), param) != 0;
+  }
+  /// Marks `rows` of `param` as touched.
+  void markRows(int32_t param, Span<const int32_t> rows) {
+    check(cavs_grad_store_mark_rows(get(), param, rows.data(),
+                                    int64_t(rows.size())));
+  }
+  /// Distinct touched rows of `param` in first-marked order.
+  Span<const int32_t> touchedRows(int32_t param) const {
+    return {cavs_grad_store_touched_rows(get(), param),
+            size_t(cavs_grad_store_num_touched_rows(get(), param))};
+  }
+
+  cavs_grad_store *get() const { return handle_.get(); }
+
+private:
+  detail::Owned<cavs_grad_store, cavs_grad_store_destroy> handle_;
+};
+
+/// The update rule of an Optimizer.
+enum class OptimizerKind {
+  Sgd = CAVS_OPTIMIZER_SGD,
+  Adagrad = CAVS_OPTIMIZER_ADAGRAD,
+  Adam = CAVS_OPTIMIZER_ADAM,
+};
+
+/// An optimizer and its state (cavs_optimizer).
+class Optimizer {
+public:
+  /// The default hyperparameters of `kind`, to adjust before construction.
+  static cavs_optimizer_options defaults(OptimizerKind kind) {
+    cavs_optimizer_options options;
+    check(cavs_optimizer_options_init(static_cast<cavs_optimizer_kind>(kind),
+                                      &options));
+    return options;
+  }
+  /// An optimizer for the model of `params`.
+  Optimizer(const ParamStore &params, const cavs_optimizer_options &options) {
+    cavs_optimizer *optimizer = nullptr;
+    check(cavs_optimizer_create(params.get(), &options, &optimizer));
+    handle_.reset(optimizer);
+  }
+
+  /// One update of `params` from `grads`.
+  void step(ParamStore &params, const GradStore &grads) {
+    check(cavs_optimizer_step(get(), params.get(), grads.get()));
+  }
+  void setLearningRate(double learningRate) {
+    check(cavs_optimizer_set_learning_rate(get(), learningRate));
+  }
+  const cavs_optimizer_options &options() const {
+    return *cavs_optimizer_options_of(get());
+  }
+  int64_t stepCount() const { return cavs_optimizer_step_count(get()); }
+
+  cavs_optimizer *get() const { return handle_.get(); }
+
+private:
+  detail::Owned<cavs_optimizer, cavs_optimizer_destroy> handle_;
+};
+
+/// Saves the parameters to `path` atomically.
+inline void saveCheckpoint(const std::string &path, const ParamStore &params) {
+  check(cavs_checkpoint_save(path.c_str(), params.get(), nullptr));
+}
+/// Saves the parameters and the optimizer's state to `path` atomically.
+inline void saveCheckpoint(const std::string &path, const ParamStore &params,
+                           const Optimizer &optimizer) {
+  check(cavs_checkpoint_save(path.c_str(), params.get(), optimizer.get()));
+}
+/// Loads the parameters only (any optimizer state in the file is ignored).
+inline void loadCheckpoint(const std::string &path, ParamStore &params) {
+  check(cavs_checkpoint_load(path.c_str(), params.get(), nullptr));
+}
+/// Loads the parameters and restores the optimizer.
+inline void loadCheckpoint(const std::string &path, ParamStore &params,
+                           Optimizer &optimizer) {
+  check(cavs_checkpoint_load(path.c_str(), params.get(), optimizer.get()));
+}
+
 } // namespace cavs
 
 #endif // CAVS_RUNTIME_HPP

@@ -10,6 +10,9 @@
 
 #include "graph/GraphBatch.h"
 #include "graph/Vocab.h"
+#include "optim/Optimizer.h"
+#include "params/GradStore.h"
+#include "params/ParamStore.h"
 #include "schedule/Scheduler.h"
 
 #include <vector>
@@ -28,6 +31,18 @@ struct cavs_vocab {
 
 struct cavs_schedule {
   cavs::runtime::Schedule impl;
+};
+
+struct cavs_param_store {
+  cavs::runtime::ParamStore impl;
+};
+
+struct cavs_grad_store {
+  cavs::runtime::GradStore impl;
+};
+
+struct cavs_optimizer {
+  cavs::runtime::Optimizer impl;
 };
 
 /// The data of the array `member` of the object behind `handle`, or NULL for

@@ -1,0 +1,65 @@
+//===- Diagnostics.h - error reporting for the .cavs frontend --*- C++ -*-===//
+//
+// Every frontend diagnostic goes through one DiagEngine so that the error
+// limit, the suppression of repeated errors (loops are unrolled, so one bad
+// statement would otherwise report once per iteration) and the pairing of
+// notes with their error live in one place. Messages are printed through the
+// llvm::SourceMgr, so a handler installed on it (a fuzzer, a test) sees them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_COMPILER_FRONTEND_DIAGNOSTICS_H
+#define CAVS_COMPILER_FRONTEND_DIAGNOSTICS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <set>
+#include <string>
+#include <utility>
+
+namespace cavs {
+
+/// Collects and prints the diagnostics of one frontend run.
+class DiagEngine {
+public:
+  /// Errors after the first `errorLimit` are dropped and one note says so.
+  /// `progName` prefixes diagnostics that have no source location.
+  DiagEngine(llvm::SourceMgr &sourceMgr, llvm::StringRef progName,
+             unsigned errorLimit = 20);
+
+  /// Reports an error at `loc`, or a location-less one (`prog: error: ...`)
+  /// when `loc` is invalid. An error identical to an earlier one (same
+  /// location and text) is dropped together with its notes.
+  void error(llvm::SMLoc loc, const llvm::Twine &message);
+
+  /// Attaches a note to the error reported last; dropped with that error.
+  void note(llvm::SMLoc loc, const llvm::Twine &message);
+
+  /// True once any error was reported.
+  bool hadError() const { return numErrors != 0; }
+  /// The number of errors reported (printed) so far.
+  unsigned getNumErrors() const { return numErrors; }
+
+  /// True once the error limit was exceeded: callers should stop working.
+  bool shouldStop() const { return stopped; }
+
+  llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
+
+private:
+  void print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+             const llvm::Twine &message);
+
+  llvm::SourceMgr &sourceMgr;
+  std::string progName;
+  unsigned errorLimit;
+  unsigned numErrors = 0;
+  bool stopped = false;
+  bool lastErrorDropped = false;
+  std::set<std::pair<const char *, std::string>> reported;
+};
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_FRONTEND_DIAGNOSTICS_H

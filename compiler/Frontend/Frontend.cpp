@@ -1,0 +1,67 @@
+//===- Frontend.cpp - entry points of the .cavs frontend ------------------===//
+//
+// Wires the stages together. Syntax errors stop the run before sema: checking
+// a tree with holes in it would mostly produce follow-on noise. Bad -D options
+// do not: they are dropped and the model is still checked.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/Frontend.h"
+
+#include "compiler/Frontend/Diagnostics.h"
+#include "compiler/Frontend/Lexer.h"
+#include "compiler/Frontend/Parser.h"
+#include "compiler/Frontend/Sema.h"
+
+#include "llvm/Support/SourceMgr.h"
+
+using namespace cavs;
+
+/// Parses the -D options; malformed ones are reported and dropped. Whether
+/// the names are dims is only known after parsing (see Sema).
+static llvm::SmallVector<DimOverride, 4>
+parseDefines(llvm::ArrayRef<std::string> defines, DiagEngine &diag) {
+  llvm::SmallVector<DimOverride, 4> overrides;
+  for (const std::string &define : defines) {
+    auto [name, value] = llvm::StringRef(define).split('=');
+    if (name.empty() || name.size() == define.size()) {
+      diag.error(llvm::SMLoc(), "bad -D '" + define + "': expected NAME=VALUE");
+      continue;
+    }
+    int64_t number;
+    if (value.getAsInteger(10, number) || number <= 0) {
+      diag.error(llvm::SMLoc(), "bad -D '" + define + "': '" + value +
+                                    "' is not a positive integer");
+      continue;
+    }
+    overrides.push_back({define, name.str(), number});
+  }
+  return overrides;
+}
+
+std::unique_ptr<CheckedModule>
+cavs::runFrontend(llvm::SourceMgr &sourceMgr,
+                  llvm::ArrayRef<std::string> defines) {
+  DiagEngine diag(sourceMgr, "cavsc");
+  llvm::SmallVector<DimOverride, 4> overrides = parseDefines(defines, diag);
+
+  llvm::StringRef source =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  Lexer lexer(source, diag);
+  unsigned errorsBeforeParsing = diag.getNumErrors();
+  std::unique_ptr<ModuleAST> ast = Parser(lexer, diag).parseModule();
+  if (diag.getNumErrors() != errorsBeforeParsing || diag.shouldStop())
+    return nullptr;
+
+  std::optional<Program> program = checkModule(*ast, overrides, diag);
+  if (!program)
+    return nullptr;
+  auto module = std::make_unique<CheckedModule>();
+  module->sourceMgr = &sourceMgr;
+  module->ast = std::move(ast);
+  module->program = std::move(*program);
+  return module;
+}
+
+void cavs::printAST(const CheckedModule &module, llvm::raw_ostream &os) {
+  dumpAST(*module.ast, *module.sourceMgr, os);
+}

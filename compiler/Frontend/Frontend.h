@@ -1,0 +1,46 @@
+//===- Frontend.h - entry points of the .cavs frontend ----------*- C++ -*-===//
+//
+// What cavsc calls: run the whole frontend (lex, parse, check, lower to
+// Program) on a source buffer, and print the AST for --emit=ast.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_COMPILER_FRONTEND_FRONTEND_H
+#define CAVS_COMPILER_FRONTEND_FRONTEND_H
+
+#include "compiler/Frontend/AST.h"
+#include "compiler/Frontend/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class SourceMgr;
+class raw_ostream;
+} // namespace llvm
+
+namespace cavs {
+
+/// The result of a successful frontend run. Names in the AST and every SMLoc
+/// point into the source buffer, so the SourceMgr must outlive this.
+struct CheckedModule {
+  /// The SourceMgr the module was read from; turns SMLocs into line:col.
+  const llvm::SourceMgr *sourceMgr = nullptr;
+  std::unique_ptr<ModuleAST> ast;
+  Program program;
+};
+
+/// Lexes, parses and checks the main buffer of `sourceMgr`. Every diagnostic
+/// is printed through `sourceMgr` (file:line:col: error: ..., source line,
+/// caret). `defines` are the raw "NAME=VALUE" strings of cavsc's -D options.
+/// Returns nullptr when any error was reported.
+std::unique_ptr<CheckedModule> runFrontend(llvm::SourceMgr &sourceMgr,
+                                           llvm::ArrayRef<std::string> defines);
+
+/// Prints the parsed AST (what `cavsc --emit=ast` shows).
+void printAST(const CheckedModule &module, llvm::raw_ostream &os);
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_FRONTEND_FRONTEND_H

@@ -1,0 +1,153 @@
+//===- Lexer.cpp - tokenizer for .cavs sources ----------------------------===//
+//
+// A hand-written single-pass lexer. It works on [begin, end) rather than
+// relying on the buffer's NUL terminator, so embedded NUL bytes are ordinary
+// invalid characters.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/Lexer.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace cavs;
+
+static bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
+static bool isIdentifierBody(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+Lexer::Lexer(llvm::StringRef buffer, DiagEngine &diag)
+    : cur(buffer.begin()), end(buffer.end()), diag(diag) {}
+
+void Lexer::skipTrivia() {
+  while (cur != end) {
+    char c = *cur;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+        c == '\f') {
+      ++cur;
+      continue;
+    }
+    if (c != '/' || end - cur < 2)
+      return;
+    if (cur[1] == '/') {
+      while (cur != end && *cur != '\n')
+        ++cur;
+      continue;
+    }
+    if (cur[1] != '*')
+      return;
+    const char *start = cur;
+    llvm::StringRef rest(cur + 2, end - cur - 2);
+    size_t close = rest.find("*/");
+    if (close == llvm::StringRef::npos) {
+      diag.error(llvm::SMLoc::getFromPointer(start),
+                 "unterminated block comment");
+      cur = end;
+      return;
+    }
+    cur = rest.begin() + close + 2;
+  }
+}
+
+Token Lexer::lex() {
+  while (true) {
+    skipTrivia();
+    if (cur == end || diag.shouldStop())
+      return Token(TokenKind::eof, llvm::StringRef(end, 0));
+    const char *start = cur++;
+    switch (*start) {
+    case ';':
+      return makeToken(TokenKind::semi, start);
+    case ',':
+      return makeToken(TokenKind::comma, start);
+    case ':':
+      return makeToken(TokenKind::colon, start);
+    case '=':
+      return makeToken(TokenKind::equal, start);
+    case '(':
+      return makeToken(TokenKind::l_paren, start);
+    case ')':
+      return makeToken(TokenKind::r_paren, start);
+    case '[':
+      return makeToken(TokenKind::l_square, start);
+    case ']':
+      return makeToken(TokenKind::r_square, start);
+    case '{':
+      return makeToken(TokenKind::l_brace, start);
+    case '}':
+      return makeToken(TokenKind::r_brace, start);
+    case '+':
+      return makeToken(TokenKind::plus, start);
+    case '-':
+      return makeToken(TokenKind::minus, start);
+    case '*':
+      return makeToken(TokenKind::star, start);
+    case '/':
+      return makeToken(TokenKind::slash, start);
+    case '@':
+      return makeToken(TokenKind::at, start);
+    case '.':
+      if (cur != end && *cur == '.') {
+        ++cur;
+        return makeToken(TokenKind::dotdot, start);
+      }
+      break;
+    default:
+      if (isIdentifierStart(*start))
+        return lexIdentifierOrKeyword(start);
+      if (llvm::isDigit(*start))
+        return lexNumber(start);
+      break;
+    }
+    // Anything else is reported and skipped; printable characters are shown
+    // as themselves, other bytes (NUL, UTF-8, control) as a hex escape.
+    std::string shown;
+    llvm::raw_string_ostream os(shown);
+    if (llvm::isPrint(*start))
+      os << *start;
+    else
+      os << "\\x" << llvm::format_hex_no_prefix((unsigned char)*start, 2);
+    diag.error(llvm::SMLoc::getFromPointer(start),
+               "unexpected character '" + shown + "'");
+  }
+}
+
+Token Lexer::lexIdentifierOrKeyword(const char *start) {
+  while (cur != end && isIdentifierBody(*cur))
+    ++cur;
+  llvm::StringRef spelling(start, cur - start);
+  TokenKind kind = llvm::StringSwitch<TokenKind>(spelling)
+#define KEYWORD(SPELLING) .Case(#SPELLING, TokenKind::kw_##SPELLING)
+#include "compiler/Frontend/TokenKinds.def"
+                       .Default(TokenKind::identifier);
+  return Token(kind, spelling);
+}
+
+/// Numbers are `digits`, `digits.digits` and either followed by an exponent.
+/// A '.' only starts a fraction when a digit follows, so `0..n` lexes as
+/// `0` `..` `n`.
+Token Lexer::lexNumber(const char *start) {
+  auto skipDigits = [&] {
+    while (cur != end && llvm::isDigit(*cur))
+      ++cur;
+  };
+  skipDigits();
+  bool isFloat = false;
+  if (end - cur >= 2 && cur[0] == '.' && llvm::isDigit(cur[1])) {
+    isFloat = true;
+    ++cur;
+    skipDigits();
+  }
+  if (cur != end && (*cur == 'e' || *cur == 'E')) {
+    const char *exponent = cur + 1;
+    if (exponent != end && (*exponent == '+' || *exponent == '-'))
+      ++exponent;
+    if (exponent != end && llvm::isDigit(*exponent)) {
+      isFloat = true;
+      cur = exponent;
+      skipDigits();
+    }
+  }
+  return makeToken(isFloat ? TokenKind::floating : TokenKind::integer, start);
+}

@@ -1,0 +1,96 @@
+//===- Parser.h - recursive-descent parser for .cavs ------------*- C++ -*-===//
+//
+// Builds the AST of one source file. Errors are reported through the
+// DiagEngine and the parser resynchronises (at the next ';' or '}' inside a
+// vertex function, at the next declaration keyword at top level), so one run
+// reports as many independent syntax errors as possible. Nesting depth is
+// bounded so that no input can exhaust the stack, here or in later walks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_COMPILER_FRONTEND_PARSER_H
+#define CAVS_COMPILER_FRONTEND_PARSER_H
+
+#include "compiler/Frontend/AST.h"
+#include "compiler/Frontend/Lexer.h"
+
+#include <optional>
+
+namespace cavs {
+
+/// The deepest nesting of expressions or blocks the parser accepts.
+constexpr unsigned kMaxNestingDepth = 200;
+
+/// Parses a token stream into a ModuleAST.
+class Parser {
+public:
+  Parser(Lexer &lexer, DiagEngine &diag);
+
+  /// Parses the whole input. Always returns a module; declarations and
+  /// statements that could not be parsed are reported and left out.
+  std::unique_ptr<ModuleAST> parseModule();
+
+private:
+  /// Counts one level of nesting for as long as it lives.
+  class NestingScope;
+
+  //===--- Tokens ---------------------------------------------------------===//
+  void consume();
+  bool consumeIf(TokenKind kind);
+  /// Consumes a `kind` token, else reports "expected K <context>". A missing
+  /// ';' is reported just after the previous token, where it belongs.
+  bool expect(TokenKind kind, llvm::StringRef context);
+  /// Consumes the closing bracket `kind` matching the one at `openLoc`, else
+  /// reports it with a note at the opening bracket.
+  bool expectClosing(TokenKind kind, llvm::SMLoc openLoc);
+  /// Consumes an identifier into `name`/`loc`, else reports "expected WHAT".
+  bool expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
+                        llvm::SMLoc &loc);
+
+  //===--- Declarations ---------------------------------------------------===//
+  DeclPtr parseDecl();
+  DeclPtr parseDim();
+  DeclPtr parseState();
+  DeclPtr parseParam();
+  DeclPtr parseVertex();
+  std::optional<TypeSpec> parseType();
+  ExprPtr parseInitArg();
+
+  //===--- Statements -----------------------------------------------------===//
+  /// Parses `{ stmt* }` into `body`; false if the braces are broken.
+  bool parseBlock(std::vector<StmtPtr> &body);
+  StmtPtr parseStmt();
+  StmtPtr parseAssign();
+  StmtPtr parseFor();
+  StmtPtr parseScatter();
+  StmtPtr parsePush();
+  StmtPtr parseLoss();
+
+  //===--- Expressions ----------------------------------------------------===//
+  ExprPtr parseExpr();
+  ExprPtr parseAdditive();
+  ExprPtr parseMultiplicative();
+  ExprPtr parseUnary();
+  ExprPtr parsePostfix();
+  ExprPtr parsePrimary();
+  ExprPtr parseNumber();
+  ExprPtr parseCall(llvm::StringRef callee, llvm::SMLoc loc);
+  /// Rejects (reports and returns null) a node taller than the nesting limit.
+  ExprPtr limitHeight(ExprPtr expr);
+
+  //===--- Error recovery -------------------------------------------------===//
+  /// Skips to just after the next ';' (or balanced `{...}` group), or to a
+  /// '}' or declaration keyword that ends the enclosing block.
+  void skipStatement();
+  /// Skips to the next declaration keyword.
+  void skipToDeclaration();
+
+  Lexer &lexer;
+  DiagEngine &diag;
+  Token tok;
+  llvm::SMLoc prevTokEnd;
+  unsigned depth = 0;
+};
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_FRONTEND_PARSER_H

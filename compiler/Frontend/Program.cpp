@@ -1,0 +1,95 @@
+//===- Program.cpp - the checked form of a .cavs model --------------------===//
+//
+// Names of the enumerations of Program, for diagnostics and printers.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/Program.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace cavs;
+
+std::string cavs::shapeToString(llvm::ArrayRef<int64_t> shape) {
+  std::string result = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    result += (i ? ", " : "") + std::to_string(shape[i]);
+  return result + "]";
+}
+
+std::string Type::str() const {
+  return isI32() ? "i32" : "f32" + shapeToString(shape);
+}
+
+llvm::StringRef cavs::getInitKindName(InitKind kind) {
+  switch (kind) {
+  case InitKind::Zeros:
+    return "zeros";
+  case InitKind::Ones:
+    return "ones";
+  case InitKind::Xavier:
+    return "xavier";
+  case InitKind::Constant:
+    return "constant";
+  case InitKind::Uniform:
+    return "uniform";
+  case InitKind::Normal:
+    return "normal";
+  }
+  llvm_unreachable("unknown initializer kind");
+}
+
+llvm::StringRef cavs::getOpKindName(OpKind kind) {
+  switch (kind) {
+  case OpKind::Pull:
+    return "pull";
+  case OpKind::Gather:
+    return "gather";
+  case OpKind::Scatter:
+    return "scatter";
+  case OpKind::Push:
+    return "push";
+  case OpKind::Loss:
+    return "loss";
+  case OpKind::ParamRef:
+    return "param";
+  case OpKind::Constant:
+    return "constant";
+  case OpKind::Add:
+    return "add";
+  case OpKind::Sub:
+    return "sub";
+  case OpKind::Mul:
+    return "mul";
+  case OpKind::Div:
+    return "div";
+  case OpKind::Neg:
+    return "neg";
+  case OpKind::Sigmoid:
+    return "sigmoid";
+  case OpKind::Tanh:
+    return "tanh";
+  case OpKind::Relu:
+    return "relu";
+  case OpKind::Exp:
+    return "exp";
+  case OpKind::Log:
+    return "log";
+  case OpKind::Softmax:
+    return "softmax";
+  case OpKind::MatMul:
+    return "matmul";
+  case OpKind::Concat:
+    return "concat";
+  case OpKind::Split:
+    return "split";
+  case OpKind::Slice:
+    return "slice";
+  case OpKind::Sum:
+    return "sum";
+  case OpKind::Lookup:
+    return "lookup";
+  case OpKind::SoftmaxCrossEntropy:
+    return "softmax_cross_entropy";
+  }
+  llvm_unreachable("unknown instruction kind");
+}

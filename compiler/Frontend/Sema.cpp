@@ -1,0 +1,444 @@
+//===- Sema.cpp - semantic checks of a .cavs model ------------------------===//
+//
+// Module-level checks in dependency order: names, dims (forward references
+// allowed, cycles reported), -D overrides, the state, parameters, then each
+// vertex function, and finally the agreement of pull and push types across
+// vertex functions.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/Sema.h"
+
+#include "compiler/Frontend/ConstEval.h"
+#include "compiler/Frontend/Symbols.h"
+#include "compiler/Frontend/VertexLowering.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace cavs;
+using llvm::cast;
+using llvm::dyn_cast;
+
+namespace {
+
+/// A dim during evaluation.
+struct DimNode {
+  DimNode(const DimDecl *decl, ModuleSymbol *symbol)
+      : decl(decl), symbol(symbol) {}
+
+  const DimDecl *decl;
+  ModuleSymbol *symbol;
+  /// The -D value replacing the declared expression, if any.
+  std::optional<int64_t> override;
+  /// The dims the expression refers to, with where.
+  llvm::SmallVector<std::pair<unsigned, llvm::SMLoc>, 2> deps;
+  /// Already reported as the head of a cycle.
+  bool reportedCycle = false;
+};
+
+class ModuleChecker {
+public:
+  ModuleChecker(const ModuleAST &module, llvm::ArrayRef<DimOverride> overrides,
+                DiagEngine &diag)
+      : module(module), overrides(overrides), diag(diag) {}
+
+  std::optional<Program> run();
+
+private:
+  void declareNames();
+  void applyOverrides();
+  void evaluateDims();
+  void reportCycle(llvm::ArrayRef<std::pair<unsigned, llvm::SMLoc>> path);
+  void checkState();
+  void checkParams();
+  std::optional<Initializer> checkInitializer(const ParamDecl &decl,
+                                              const Type &type);
+  void checkVertexFunctions();
+  void checkExternalValues();
+
+  /// Evaluates a compile-time integer or type outside vertex functions,
+  /// where only dims are integers.
+  std::optional<int64_t> evaluate(const Expr &expr) {
+    return evaluateInt(
+        expr,
+        [&](const NameExpr &name) { return symbols.resolveInt(name, diag); },
+        diag);
+  }
+  std::optional<Type> evaluate(const TypeSpec &spec) {
+    return evaluateType(
+        spec,
+        [&](const NameExpr &name) { return symbols.resolveInt(name, diag); },
+        diag);
+  }
+
+  const ModuleAST &module;
+  llvm::ArrayRef<DimOverride> overrides;
+  DiagEngine &diag;
+  Program program;
+  ModuleSymbols symbols;
+  std::vector<DimNode> dims;
+  llvm::StringMap<unsigned> dimIndex;
+  std::vector<std::pair<const ParamDecl *, ModuleSymbol *>> params;
+  std::vector<const VertexDecl *> vertices;
+  const StateDecl *stateDecl = nullptr;
+};
+
+} // namespace
+
+std::optional<Program> ModuleChecker::run() {
+  program.modelName = module.name.str();
+  program.loc = module.nameLoc;
+  declareNames();
+  applyOverrides();
+  evaluateDims();
+  checkState();
+  checkParams();
+  checkVertexFunctions();
+  checkExternalValues();
+  if (diag.hadError())
+    return std::nullopt;
+  return std::move(program);
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+void ModuleChecker::declareNames() {
+  llvm::StringMap<llvm::SMLoc> vertexNames;
+  for (const DeclPtr &decl : module.decls) {
+    if (const auto *dim = dyn_cast<DimDecl>(decl.get())) {
+      ModuleSymbol *symbol = symbols.declare(
+          dim->getName(), ModuleSymbol::Kind::Dim, dim->getNameLoc(), diag);
+      if (symbol) {
+        dimIndex[dim->getName()] = dims.size();
+        dims.emplace_back(dim, symbol);
+      }
+    } else if (const auto *param = dyn_cast<ParamDecl>(decl.get())) {
+      ModuleSymbol *symbol =
+          symbols.declare(param->getName(), ModuleSymbol::Kind::Param,
+                          param->getNameLoc(), diag);
+      if (symbol)
+        params.push_back({param, symbol});
+    } else if (const auto *vertex = dyn_cast<VertexDecl>(decl.get())) {
+      auto [it, inserted] =
+          vertexNames.try_emplace(vertex->getName(), vertex->getNameLoc());
+      if (inserted) {
+        vertices.push_back(vertex);
+        continue;
+      }
+      diag.error(vertex->getNameLoc(),
+                 "redefinition of vertex function '" + vertex->getName() + "'");
+      diag.note(it->second, "previous definition is here");
+    } else {
+      const auto *state = cast<StateDecl>(decl.get());
+      if (!stateDecl) {
+        stateDecl = state;
+        continue;
+      }
+      diag.error(state->getLoc(), "duplicate 'state' declaration");
+      diag.note(stateDecl->getLoc(), "previous declaration is here");
+    }
+  }
+  if (vertices.empty())
+    diag.error(module.nameLoc.isValid() ? module.nameLoc : module.loc,
+               "model '" + module.name + "' has no vertex function");
+}
+
+/// -D errors have no source location: they print as `cavsc: error: ...`.
+void ModuleChecker::applyOverrides() {
+  for (const DimOverride &override : overrides) {
+    auto it = dimIndex.find(override.name);
+    if (it == dimIndex.end()) {
+      diag.error(llvm::SMLoc(), "bad -D '" + override.spelling +
+                                    "': the model has no dim '" +
+                                    override.name + "'");
+      continue;
+    }
+    dims[it->second].override = override.value;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Dims
+//===----------------------------------------------------------------------===//
+
+/// Appends every name used in `expr`.
+static void collectNames(const Expr &expr,
+                         llvm::SmallVectorImpl<const NameExpr *> &names) {
+  switch (expr.getKind()) {
+  case Expr::Kind::Number:
+  case Expr::Kind::Pull:
+    return;
+  case Expr::Kind::Name:
+    names.push_back(cast<NameExpr>(&expr));
+    return;
+  case Expr::Kind::Neg:
+    return collectNames(cast<NegExpr>(expr).getOperand(), names);
+  case Expr::Kind::Binary:
+    collectNames(cast<BinaryExpr>(expr).getLHS(), names);
+    return collectNames(cast<BinaryExpr>(expr).getRHS(), names);
+  case Expr::Kind::Index:
+    collectNames(cast<IndexExpr>(expr).getBase(), names);
+    return collectNames(cast<IndexExpr>(expr).getIndex(), names);
+  case Expr::Kind::Call:
+    for (const ExprPtr &arg : cast<CallExpr>(expr).getArgs())
+      collectNames(*arg, names);
+    return;
+  case Expr::Kind::Gather:
+    return collectNames(cast<GatherExpr>(expr).getIndex(), names);
+  }
+}
+
+/// Orders the dims so each comes after those it uses (an iterative
+/// depth-first search, so long chains of dims cannot overflow the stack),
+/// reports cycles, then evaluates them in that order. Dims on a cycle find
+/// their dependencies unevaluated and silently stay without a value.
+void ModuleChecker::evaluateDims() {
+  for (DimNode &node : dims) {
+    if (node.override)
+      continue;
+    llvm::SmallVector<const NameExpr *, 4> names;
+    collectNames(node.decl->getValue(), names);
+    for (const NameExpr *name : names) {
+      auto it = dimIndex.find(name->getName());
+      if (it != dimIndex.end())
+        node.deps.push_back({it->second, name->getLoc()});
+    }
+  }
+
+  enum class Mark { None, Active, Done };
+  std::vector<Mark> marks(dims.size(), Mark::None);
+  std::vector<unsigned> order;
+  // The active path: each dim with the index of its next dependency.
+  std::vector<std::pair<unsigned, unsigned>> path;
+  for (unsigned root = 0; root < dims.size(); ++root) {
+    if (marks[root] != Mark::None)
+      continue;
+    marks[root] = Mark::Active;
+    path.push_back({root, 0});
+    while (!path.empty()) {
+      auto &[dim, next] = path.back();
+      if (next == dims[dim].deps.size()) {
+        marks[dim] = Mark::Done;
+        order.push_back(dim);
+        path.pop_back();
+        continue;
+      }
+      unsigned dep = dims[dim].deps[next++].first;
+      if (marks[dep] == Mark::None) {
+        marks[dep] = Mark::Active;
+        path.push_back({dep, 0});
+      } else if (marks[dep] == Mark::Active && !dims[dep].reportedCycle &&
+                 !diag.shouldStop()) {
+        // The cycle is the part of the path from `dep` on.
+        auto start = llvm::find_if(
+            path, [&](const auto &entry) { return entry.first == dep; });
+        llvm::SmallVector<std::pair<unsigned, llvm::SMLoc>, 8> cycle;
+        for (auto it = start; it != path.end(); ++it)
+          cycle.push_back(
+              {it->first, dims[it->first].deps[it->second - 1].second});
+        reportCycle(cycle);
+      }
+    }
+  }
+
+  for (unsigned index : order) {
+    DimNode &node = dims[index];
+    std::optional<int64_t> value = node.override;
+    if (!value) {
+      value = evaluate(node.decl->getValue());
+      if (value && *value <= 0) {
+        diag.error(node.decl->getNameLoc(), "dim '" + node.decl->getName() +
+                                                "' must be positive, got " +
+                                                llvm::Twine(*value));
+        value = std::nullopt;
+      }
+    }
+    node.symbol->dimValue = value;
+  }
+  for (const DimNode &node : dims)
+    if (node.symbol->dimValue)
+      program.dims.push_back({node.decl->getName().str(),
+                              *node.symbol->dimValue, node.decl->getNameLoc()});
+}
+
+/// `path` lists the dims on the cycle, each with where it uses the next one
+/// (the last uses the first).
+void ModuleChecker::reportCycle(
+    llvm::ArrayRef<std::pair<unsigned, llvm::SMLoc>> path) {
+  DimNode &head = dims[path.front().first];
+  head.reportedCycle = true;
+  diag.error(head.decl->getNameLoc(),
+             "cyclic dim '" + head.decl->getName() + "'");
+  for (size_t i = 0; i < path.size(); ++i) {
+    const DimDecl *user = dims[path[i].first].decl;
+    const DimDecl *used = dims[path[(i + 1) % path.size()].first].decl;
+    diag.note(path[i].second,
+              "'" + user->getName() + "' uses '" + used->getName() + "' here");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// State and parameters
+//===----------------------------------------------------------------------===//
+
+void ModuleChecker::checkState() {
+  if (!stateDecl)
+    return;
+  const TypeSpec &spec = stateDecl->getType();
+  std::optional<Type> type = evaluate(spec);
+  if (type && !type->isF32Vector()) {
+    diag.error(spec.loc, "state must be an f32 vector, got " + type->str());
+    return;
+  }
+  program.state = type;
+}
+
+void ModuleChecker::checkParams() {
+  for (auto [decl, symbol] : params) {
+    const TypeSpec &spec = decl->getType();
+    std::optional<Type> type = evaluate(spec);
+    if (!type)
+      continue;
+    if (type->isI32() || type->getRank() < 1 || type->getRank() > 2) {
+      diag.error(spec.loc, "parameter '" + decl->getName() +
+                               "' must be an f32 of rank 1 or 2, got " +
+                               type->str());
+      continue;
+    }
+    std::optional<int64_t> elements = 1;
+    for (int64_t extent : type->shape)
+      if (elements)
+        elements = llvm::checkedMul(*elements, extent);
+    if (!elements) {
+      diag.error(spec.loc,
+                 "parameter '" + decl->getName() + "' has too many elements");
+      continue;
+    }
+    std::optional<Initializer> init = checkInitializer(*decl, *type);
+    if (!init)
+      continue;
+    symbol->param = program.params.size();
+    program.params.push_back(
+        {decl->getName().str(), type->shape, *init, decl->getNameLoc()});
+  }
+}
+
+static std::string formatFloat(float value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
+}
+
+std::optional<Initializer>
+ModuleChecker::checkInitializer(const ParamDecl &decl, const Type &type) {
+  Initializer init;
+  init.kind = decl.getInit();
+  llvm::StringRef name = getInitKindName(init.kind);
+  llvm::SMLoc loc = decl.getInitLoc();
+  for (const ExprPtr &arg : decl.getInitArgs()) {
+    // The parser only builds a literal or a negated literal here.
+    if (const auto *neg = dyn_cast<NegExpr>(arg.get()))
+      init.args.push_back(-cast<NumberExpr>(neg->getOperand()).getFloatValue());
+    else
+      init.args.push_back(cast<NumberExpr>(*arg).getFloatValue());
+  }
+
+  size_t expected = 0;
+  if (init.kind == InitKind::Constant)
+    expected = 1;
+  else if (init.kind == InitKind::Uniform || init.kind == InitKind::Normal)
+    expected = 2;
+  if (init.args.size() != expected) {
+    diag.error(loc, "'" + name + "' expects " +
+                        (expected == 0 ? std::string("no")
+                                       : std::to_string(expected)) +
+                        (expected == 1 ? " argument" : " arguments") +
+                        ", got " + llvm::Twine(init.args.size()));
+    return std::nullopt;
+  }
+  if (init.kind == InitKind::Xavier && type.getRank() != 2) {
+    diag.error(loc, "'xavier' needs a rank-2 parameter, got " + type.str());
+    return std::nullopt;
+  }
+  if (init.kind == InitKind::Uniform && !(init.args[0] < init.args[1])) {
+    diag.error(loc, "'uniform' needs low < high, got " +
+                        formatFloat(init.args[0]) + " and " +
+                        formatFloat(init.args[1]));
+    return std::nullopt;
+  }
+  if (init.kind == InitKind::Normal && !(init.args[1] > 0)) {
+    diag.error(loc, "'normal' needs a positive standard deviation, got " +
+                        formatFloat(init.args[1]));
+    return std::nullopt;
+  }
+  return init;
+}
+
+//===----------------------------------------------------------------------===//
+// Vertex functions
+//===----------------------------------------------------------------------===//
+
+void ModuleChecker::checkVertexFunctions() {
+  for (const VertexDecl *decl : vertices) {
+    if (diag.shouldStop())
+      return;
+    std::optional<int64_t> arity = evaluate(decl->getArity());
+    if (arity && *arity < 0) {
+      diag.error(decl->getArity().getLoc(),
+                 "arity must be non-negative, got " + llvm::Twine(*arity));
+      continue;
+    }
+    if (!arity)
+      continue;
+    VertexLowering lowering(*decl, *arity, symbols, program,
+                            stateDecl != nullptr, diag);
+    program.vertexFunctions.push_back(lowering.run());
+  }
+}
+
+/// A pull or push name means one external tensor, so every vertex function
+/// using it must agree on its type.
+void ModuleChecker::checkExternalValues() {
+  struct FirstUse {
+    Type type;
+    llvm::SMLoc loc;
+    llvm::StringRef function;
+  };
+  llvm::StringMap<FirstUse> pulls, pushes;
+  for (const VertexFunction &function : program.vertexFunctions) {
+    for (const Instruction &inst : function.instructions) {
+      bool isPull = inst.kind == OpKind::Pull;
+      if (!isPull && inst.kind != OpKind::Push)
+        continue;
+      ValueId value = isPull ? inst.results.front() : inst.operands.front();
+      const Type &type = function.values[value].type;
+      auto [it, inserted] =
+          (isPull ? pulls : pushes)
+              .try_emplace(inst.name, FirstUse{type, inst.loc, function.name});
+      llvm::StringRef what = isPull ? "pull" : "push";
+      if (inserted) {
+        (isPull ? program.pulls : program.pushes).push_back({inst.name, type});
+        continue;
+      }
+      if (it->second.type == type)
+        continue;
+      diag.error(inst.loc, what + " '" + inst.name + "' is " + type.str() +
+                               " here but " + it->second.type.str() +
+                               " in vertex function '" + it->second.function +
+                               "'");
+      diag.note(it->second.loc,
+                "previous " + what + " of '" + inst.name + "' is here");
+    }
+  }
+}
+
+std::optional<Program> cavs::checkModule(const ModuleAST &module,
+                                         llvm::ArrayRef<DimOverride> overrides,
+                                         DiagEngine &diag) {
+  return ModuleChecker(module, overrides, diag).run();
+}

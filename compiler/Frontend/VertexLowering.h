@@ -1,0 +1,202 @@
+//===- VertexLowering.h - check and flatten one vertex function -*- C++ -*-===//
+//
+// Sema for a vertex function body, fused with its lowering to Program form:
+// statements are executed symbolically in order, `for` loops are unrolled,
+// arrays live only at compile time (a map from index to SSA value), and each
+// operation is type-checked as it is emitted. Checking while unrolling means
+// every check sees concrete indices and shapes; the price is that a loop
+// body is only checked for the iterations that actually run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_COMPILER_FRONTEND_VERTEXLOWERING_H
+#define CAVS_COMPILER_FRONTEND_VERTEXLOWERING_H
+
+#include "compiler/Frontend/AST.h"
+#include "compiler/Frontend/Diagnostics.h"
+#include "compiler/Frontend/Program.h"
+#include "compiler/Frontend/Symbols.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+
+namespace cavs {
+
+/// How much work one vertex function may unroll to, counting instructions,
+/// their operands, loop iterations and elements of whole-array uses; bounds
+/// compile time and memory for any input.
+constexpr unsigned kMaxUnrolledSize = 1 << 16;
+
+/// Checks and lowers the body of `decl`. Diagnostics go to `diag`; the
+/// result is only meaningful if none were reported.
+class VertexLowering {
+public:
+  /// `program` provides the parameters and the state; `stateDeclared` tells
+  /// a missing state declaration from one that had an error.
+  VertexLowering(const VertexDecl &decl, int64_t arity,
+                 const ModuleSymbols &symbols, const Program &program,
+                 bool stateDeclared, DiagEngine &diag);
+
+  VertexFunction run();
+
+private:
+  /// What an expression evaluates to: one SSA value, a compile-time array
+  /// of values, or nothing after a reported error.
+  struct Operand {
+    enum class Kind { Error, Value, Array };
+    Kind kind = Kind::Error;
+    ValueId value = 0;
+    llvm::SmallVector<ValueId, 4> elements;
+
+    static Operand single(ValueId id) { return {Kind::Value, id, {}}; }
+    static Operand array(llvm::ArrayRef<ValueId> ids) {
+      return {Kind::Array, 0, llvm::SmallVector<ValueId, 4>(ids)};
+    }
+    bool isError() const { return kind == Kind::Error; }
+    bool isArray() const { return kind == Kind::Array; }
+  };
+
+  /// A name defined in the function body.
+  struct Local {
+    enum class Kind { Value, Array, LoopVar, Poison };
+    /// An array element; `value` is empty when its definition had an error.
+    struct Element {
+      std::optional<ValueId> value;
+      llvm::SMLoc loc;
+    };
+
+    Local(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
+
+    Kind kind;
+    /// Where the name was defined (its first element, for arrays).
+    llvm::SMLoc loc;
+    /// Kind::Value: the value.
+    ValueId value = 0;
+    /// Kind::LoopVar: the current iteration's value.
+    int64_t loopValue = 0;
+    /// Kind::Array: the assigned elements by index.
+    std::map<int64_t, Element> elements;
+    /// Kind::Array: an element index failed to evaluate, so uses of the
+    /// array are not reported again.
+    bool incomplete = false;
+    /// Kind::Array: the first use of the whole array; its length is fixed
+    /// from then on.
+    llvm::SMLoc wholeUseLoc;
+  };
+
+  //===--- Statements (VertexLowering.cpp) --------------------------------===//
+  void lowerBlock(llvm::ArrayRef<StmtPtr> body);
+  void lowerStmt(const Stmt &stmt);
+  void lowerAssign(const AssignStmt &stmt);
+  void lowerPullAssign(const AssignStmt &stmt, const PullExpr &pull);
+  void lowerSplitAssign(const AssignStmt &stmt, const CallExpr &split);
+  void lowerFor(const ForStmt &stmt);
+  void lowerScatter(const ScatterStmt &stmt);
+  void lowerPush(const PushStmt &stmt);
+  void lowerLoss(const LossStmt &stmt);
+
+  /// Binds an assignment target to `value` (an Error operand poisons it).
+  void assign(const AssignTarget &target, const Operand &value);
+  void assignName(llvm::StringRef name, llvm::SMLoc loc, const Operand &value);
+  void assignElement(llvm::StringRef name, llvm::SMLoc loc,
+                     std::optional<int64_t> index, const Operand &value);
+  /// Reports a new local (`what`: "local", "loop variable") that would
+  /// shadow a dim or parameter; true if it does.
+  bool reportShadowing(llvm::StringRef name, llvm::SMLoc loc,
+                       llvm::StringRef what);
+  Local *lookupLocal(llvm::StringRef name);
+
+  std::optional<int64_t> evaluateInt(const Expr &expr);
+  std::optional<int64_t> resolveInt(const NameExpr &name);
+
+  //===--- Expressions (VertexLoweringExpr.cpp) ---------------------------===//
+  Operand lower(const Expr &expr);
+  Operand lowerName(llvm::StringRef name, llvm::SMLoc loc);
+  Operand lowerWholeArray(llvm::StringRef name, Local &local, llvm::SMLoc loc);
+  Operand lowerNeg(const NegExpr &neg);
+  Operand lowerBinary(const BinaryExpr &binary);
+  Operand lowerMatMul(const BinaryExpr &binary);
+  Operand lowerIndex(const IndexExpr &index);
+  Operand lowerGather(const GatherExpr &gather);
+  Operand lowerCall(const CallExpr &call);
+  Operand lowerConcat(const CallExpr &call);
+  Operand lowerSlice(const CallExpr &call);
+  Operand lowerSum(const CallExpr &call);
+  Operand lowerLookup(const CallExpr &call);
+  Operand lowerSoftmaxCrossEntropy(const CallExpr &call);
+
+  /// Applies `fn` to a value, or to each element of an array; an Error
+  /// operand or any failing element gives Error.
+  Operand mapElements(const Operand &operand,
+                      llvm::function_ref<std::optional<ValueId>(ValueId)> fn);
+  /// Applies an elementwise unary op, per element for arrays.
+  Operand mapUnary(OpKind kind, llvm::SMLoc loc, const Operand &operand,
+                   const Expr &operandExpr);
+  /// Applies + - * /, per element for arrays (an array with a single value
+  /// broadcasts the value).
+  Operand mapBinary(const BinaryExpr &binary, const Operand &lhs,
+                    const Operand &rhs);
+  std::optional<ValueId> binaryValues(const BinaryExpr &binary, ValueId lhs,
+                                      ValueId rhs);
+  std::optional<ValueId> matMulValue(const BinaryExpr &binary, unsigned param,
+                                     ValueId rhs);
+  /// Resolves `expr` as a rank-2 parameter (the left of '@', the table of
+  /// lookup); otherwise reports "`expectation`, got ..." and returns empty.
+  std::optional<unsigned> resolveMatrix(const Expr &expr,
+                                        llvm::StringRef expectation);
+  /// Checks the argument count of a builtin call.
+  bool checkArgCount(const CallExpr &call, unsigned min, unsigned max);
+
+  /// Accepts a single value satisfying `pred`, else reports "`expectation`,
+  /// got <what it is>" at `where` (silently rejects Error operands).
+  std::optional<ValueId>
+  expectValue(const Operand &operand, llvm::SMLoc where,
+              const llvm::Twine &expectation,
+              llvm::function_ref<bool(const Type &)> pred);
+  /// Reports a `pull` that is not the whole right side of `x = pull T;`.
+  void reportMisplacedPull(llvm::SMLoc loc);
+  /// Rejects an i32 value used where f32 is needed, with the rule for i32.
+  bool checkF32(ValueId value, const Expr &where);
+  /// The type of a value, or "an array of N values", for diagnostics.
+  std::string describe(const Operand &operand) const;
+
+  //===--- Emission -------------------------------------------------------===//
+  const Type &typeOf(ValueId id) const { return function.values[id].type; }
+  ValueId emitConstant(llvm::SMLoc loc, float value);
+  ValueId emitValue(OpKind kind, llvm::SMLoc loc,
+                    llvm::ArrayRef<ValueId> operands, Type resultType);
+  /// Appends an instruction with one result per type. The reference is
+  /// valid until the next emission.
+  Instruction &emit(OpKind kind, llvm::SMLoc loc,
+                    llvm::ArrayRef<ValueId> operands,
+                    llvm::ArrayRef<Type> resultTypes);
+  /// Counts `units` towards kMaxUnrolledSize; past it, reports once and
+  /// stops the lowering.
+  bool charge(llvm::SMLoc loc, size_t units = 1);
+  /// Gives `value` a user-visible name unless it already has one.
+  void nameValue(ValueId value, const llvm::Twine &name);
+
+  const VertexDecl &decl;
+  int64_t arity;
+  const ModuleSymbols &symbols;
+  const Program &program;
+  bool stateDeclared;
+  DiagEngine &diag;
+
+  VertexFunction function;
+  /// Innermost last; [0] is the function scope, which holds every array.
+  std::vector<llvm::StringMap<Local>> scopes;
+  /// One ParamRef per used rank-1 parameter.
+  llvm::DenseMap<unsigned, ValueId> paramRefs;
+  /// Where each external input and output name was first used.
+  llvm::StringMap<llvm::SMLoc> pulls, pushes;
+  llvm::SMLoc firstScatterLoc;
+  size_t unrolledSize = 0;
+  bool aborted = false;
+};
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_FRONTEND_VERTEXLOWERING_H

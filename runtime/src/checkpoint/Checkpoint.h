@@ -1,0 +1,29 @@
+//===- Checkpoint.h - saving and loading checkpoints ----------------------===//
+//
+// The entry points behind cavs/checkpoint.h.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_CHECKPOINT_CHECKPOINT_H
+#define CAVS_RUNTIME_CHECKPOINT_CHECKPOINT_H
+
+#include "optim/Optimizer.h"
+#include "params/ParamStore.h"
+
+#include <string>
+
+namespace cavs::runtime {
+
+/// Writes `params` and, when not null, `optimizer` (of the same model) to
+/// `path`, atomically.
+Status saveCheckpoint(const std::string &path, const ParamStore &params,
+                      const Optimizer *optimizer);
+
+/// Reads and validates the checkpoint at `path` completely, then copies its
+/// parameters into `params` and, when `optimizer` is not null, restores the
+/// optimizer from it. On failure neither is changed.
+Status loadCheckpoint(const std::string &path, ParamStore &params,
+                      Optimizer *optimizer);
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_CHECKPOINT_CHECKPOINT_H

@@ -1,0 +1,159 @@
+//===- FileIo.cpp - POSIX whole-file reads and atomic writes --------------===//
+//
+// Plain POSIX calls: fstat + read for loading, open/write/fsync/rename for
+// saving (std::ofstream can neither fsync nor report why a write failed).
+// EINTR is retried everywhere.
+//
+//===----------------------------------------------------------------------===//
+#include "checkpoint/FileIo.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace cavs::runtime {
+
+namespace {
+
+/// Buffered writes go out in chunks of this size.
+constexpr size_t kWriteBufferSize = size_t(1) << 20;
+
+/// The directory part of `path` ("." when there is none).
+std::string directoryOf(const std::string &path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// Closes `fd` on scope exit.
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+} // namespace
+
+Status readWholeFile(const std::string &path, const char *what,
+                     FileBytes &out) {
+  int fd;
+  do
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return makeError(CAVS_ERROR_IO, "cannot open {} '{}': {}", what, path,
+                     std::strerror(errno));
+  FdCloser closer{fd};
+  struct stat info;
+  if (::fstat(fd, &info) != 0)
+    return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
+                     std::strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    return makeError(CAVS_ERROR_IO, "cannot read {} '{}': not a regular file",
+                     what, path);
+  FileBytes bytes;
+  bytes.size = static_cast<size_t>(info.st_size);
+  bytes.data.reset(new unsigned char[bytes.size]);
+  size_t done = 0;
+  while (done < bytes.size) {
+    const ssize_t n = ::read(fd, bytes.data.get() + done, bytes.size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
+                       std::strerror(errno));
+    if (n == 0) // Shrunk since fstat: what is there is the file.
+      break;
+    done += static_cast<size_t>(n);
+  }
+  bytes.size = done;
+  out = std::move(bytes);
+  return Status();
+}
+
+AtomicFileWriter::AtomicFileWriter(std::string path, const char *what)
+    : path_(std::move(path)),
+      tempPath_(path_ + ".tmp." + std::to_string(::getpid())), what_(what) {}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0)
+    ::close(fd_);
+  if (created_ && !committed_)
+    ::unlink(tempPath_.c_str());
+}
+
+Status AtomicFileWriter::ioError(const char *action) const {
+  return makeError(CAVS_ERROR_IO, "cannot {} {} '{}' (via '{}'): {}", action,
+                   what_, path_, tempPath_, std::strerror(errno));
+}
+
+Status AtomicFileWriter::open() {
+  do
+    fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                 0644);
+  while (fd_ < 0 && errno == EINTR);
+  if (fd_ < 0)
+    return ioError("create");
+  created_ = true;
+  buffer_.reserve(kWriteBufferSize);
+  return Status();
+}
+
+Status AtomicFileWriter::writeAll(const unsigned char *data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return ioError("write");
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return Status();
+}
+
+Status AtomicFileWriter::flush() {
+  CAVS_RETURN_IF_ERROR(writeAll(buffer_.data(), buffer_.size()));
+  buffer_.clear();
+  return Status();
+}
+
+Status AtomicFileWriter::write(const void *data, size_t size) {
+  const auto *bytes = static_cast<const unsigned char *>(data);
+  if (buffer_.size() + size <= kWriteBufferSize) {
+    buffer_.insert(buffer_.end(), bytes, bytes + size);
+    return Status();
+  }
+  // Large tensors bypass the buffer.
+  CAVS_RETURN_IF_ERROR(flush());
+  return writeAll(bytes, size);
+}
+
+Status AtomicFileWriter::commit() {
+  CAVS_RETURN_IF_ERROR(flush());
+  if (::fsync(fd_) != 0)
+    return ioError("sync");
+  if (::close(std::exchange(fd_, -1)) != 0)
+    return ioError("close");
+  if (::rename(tempPath_.c_str(), path_.c_str()) != 0)
+    return ioError("rename onto");
+  committed_ = true;
+  // Make the rename itself durable. Best effort: some file systems cannot
+  // sync directories, and the checkpoint is complete either way.
+  const int directory =
+      ::open(directoryOf(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory >= 0) {
+    ::fsync(directory);
+    ::close(directory);
+  }
+  return Status();
+}
+
+} // namespace cavs::runtime

@@ -1,0 +1,61 @@
+//===- FileIo.h - whole-file reads and atomic writes ----------------------===//
+//
+// Checkpoints are read whole, so they can be validated completely before
+// anything is changed, and written through a temporary file that is synced
+// and renamed over the target, so the target never holds a partial file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_CHECKPOINT_FILEIO_H
+#define CAVS_RUNTIME_CHECKPOINT_FILEIO_H
+
+#include "support/Status.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cavs::runtime {
+
+/// The bytes of a file.
+struct FileBytes {
+  std::unique_ptr<unsigned char[]> data;
+  size_t size = 0;
+};
+
+/// Reads all of `path`; `what` names the file in messages ("checkpoint").
+Status readWholeFile(const std::string &path, const char *what, FileBytes &out);
+
+/// Writes `<path>.tmp.<pid>` and, on commit(), syncs it and renames it over
+/// `path`. Unless committed, the destructor removes the temporary file.
+class AtomicFileWriter {
+public:
+  /// `what` names the file in messages ("checkpoint").
+  AtomicFileWriter(std::string path, const char *what);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter &) = delete;
+  AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
+
+  /// Creates the temporary file.
+  Status open();
+  /// Appends `size` bytes (buffered).
+  Status write(const void *data, size_t size);
+  /// Flushes, fsyncs and closes the temporary file, renames it to the
+  /// final path and syncs the directory.
+  Status commit();
+
+private:
+  Status flush();
+  Status writeAll(const unsigned char *data, size_t size);
+  Status ioError(const char *action) const;
+
+  std::string path_, tempPath_;
+  const char *what_;
+  int fd_ = -1;
+  bool created_ = false;
+  bool committed_ = false;
+  std::vector<unsigned char> buffer_;
+};
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_CHECKPOINT_FILEIO_H

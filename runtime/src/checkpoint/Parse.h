@@ -1,0 +1,63 @@
+//===- Parse.h - structural validation of checkpoint files ----------------===//
+//
+// parseCheckpoint checks everything a checkpoint says about itself (magic,
+// version, recorded length, checksum, record structure, optimizer
+// hyperparameters and slots) and returns views of its records; matching
+// them against a model is Load.cpp's job.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_CHECKPOINT_PARSE_H
+#define CAVS_RUNTIME_CHECKPOINT_PARSE_H
+
+#include "cavs/optim.h"
+#include "checkpoint/FileIo.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace cavs::runtime::checkpoint {
+
+/// A tensor record; views point into the file bytes.
+struct TensorRecord {
+  std::string_view name;
+  int32_t rank = 0;
+  /// As in cavs_param_info: {size, 0} or {rows, columns}.
+  int64_t shape[2] = {0, 0};
+  /// The f32 values (not aligned), as many as the shape has elements.
+  const unsigned char *data = nullptr;
+};
+
+/// The state arrays of one optimizer slot, one tensor per parameter.
+struct SlotRecord {
+  std::string_view name;
+  std::vector<TensorRecord> tensors;
+};
+
+/// Optimizer state: validated options (the kind's defaults overwritten by
+/// the recorded hyperparameters), the step count, and exactly the slots the
+/// options need, in order.
+struct OptimizerRecord {
+  cavs_optimizer_options options{};
+  int64_t stepCount = 0;
+  std::vector<SlotRecord> slots;
+};
+
+/// The records of a checkpoint.
+struct Contents {
+  uint64_t signature = 0;
+  std::string_view modelName;
+  std::vector<TensorRecord> params;
+  std::optional<OptimizerRecord> optimizer;
+};
+
+/// Validates the bytes of the checkpoint file `path` and extracts its
+/// records. Fails with CAVS_ERROR_PARSE (bad magic, truncation, trailing
+/// bytes, checksum mismatch, malformed records) or CAVS_ERROR_UNSUPPORTED
+/// (newer version, unknown dtype).
+Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
+                       Contents &out);
+
+} // namespace cavs::runtime::checkpoint
+
+#endif // CAVS_RUNTIME_CHECKPOINT_PARSE_H

@@ -1,0 +1,45 @@
+//===- UpdateRules.h - the per-element update loops of the optimizers -----===//
+//
+// One function per optimizer kind applies its rule to a list of element
+// ranges of the flat buffers. Per-step coefficients are computed once in
+// double, the loops run in float over restrict pointers so that they
+// vectorize; ranges are independent, so they can later be split across
+// threads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_OPTIM_UPDATERULES_H
+#define CAVS_RUNTIME_OPTIM_UPDATERULES_H
+
+#include "cavs/optim.h"
+#include "params/GradStore.h"
+
+#include <vector>
+
+namespace cavs::runtime {
+
+/// The flat arrays and per-step values of one update.
+struct UpdateArgs {
+  float *params;
+  const float *grads;
+  /// The optimizer's state arrays, in slotNames() order.
+  float *const *slots;
+  /// Factor applied to every gradient: global-norm clipping, else 1.
+  float gradScale;
+  /// The 1-based number of this step (Adam's bias correction).
+  int64_t step;
+};
+
+/// SGD, with optional (Nesterov) momentum and L2 weight decay.
+void sgdUpdate(const cavs_optimizer_options &options, const UpdateArgs &args,
+               const std::vector<ElementRange> &ranges);
+/// Adagrad with L2 weight decay.
+void adagradUpdate(const cavs_optimizer_options &options,
+                   const UpdateArgs &args,
+                   const std::vector<ElementRange> &ranges);
+/// Adam with bias correction and decoupled weight decay (AdamW).
+void adamUpdate(const cavs_optimizer_options &options, const UpdateArgs &args,
+                const std::vector<ElementRange> &ranges);
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_OPTIM_UPDATERULES_H

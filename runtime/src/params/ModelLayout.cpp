@@ -1,0 +1,271 @@
+//===- ModelLayout.cpp - descriptor validation and flat-buffer layout -----===//
+//
+// Checks every field of a model descriptor (it crosses the C ABI and may be
+// written by hand) and assigns offsets: declaration order, each tensor
+// aligned to CAVS_PARAM_ALIGNMENT floats except pack members after the
+// first, which follow their predecessor directly so the pack is one tensor.
+//
+//===----------------------------------------------------------------------===//
+#include "params/ModelLayout.h"
+
+#include <cmath>
+#include <limits>
+
+namespace cavs::runtime {
+
+namespace {
+
+/// Largest dimension of a parameter: rows are indexed by int32.
+constexpr int64_t kMaxDimension = std::numeric_limits<int32_t>::max();
+/// Bound on the flat buffer, far above any real model, so that sizes and
+/// byte counts can never overflow int64.
+constexpr int64_t kMaxElements = int64_t(1) << 56;
+
+int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+bool isValidKind(cavs_init_kind kind) {
+  return kind >= CAVS_INIT_ZEROS && kind <= CAVS_INIT_XAVIER;
+}
+
+/// Checks the numbers the initializer of parameter `name` uses.
+Status checkInit(const std::string &model, const char *name,
+                 const cavs_param_desc &param) {
+  const double a = param.init_args[0], b = param.init_args[1];
+  switch (param.init) {
+  case CAVS_INIT_CONSTANT:
+    if (!std::isfinite(a))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}': the constant initializer "
+                       "needs a finite value, got {}",
+                       model, name, a);
+    break;
+  case CAVS_INIT_UNIFORM:
+    if (!std::isfinite(a) || !std::isfinite(b) || !(a < b))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}': the uniform initializer "
+                       "needs finite bounds lo < hi, got [{}, {}]",
+                       model, name, a, b);
+    break;
+  case CAVS_INIT_NORMAL:
+    if (!std::isfinite(a) || !std::isfinite(b) || !(b > 0))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}': the normal initializer "
+                       "needs a finite mean and a finite standard deviation "
+                       "> 0, got mean {} and deviation {}",
+                       model, name, a, b);
+    break;
+  default:
+    break;
+  }
+  return Status();
+}
+
+} // namespace
+
+std::string formatShape(int32_t rank, const int64_t *shape) {
+  return rank == 1 ? fmt::format("[{}]", shape[0])
+                   : fmt::format("[{}, {}]", shape[0], shape[1]);
+}
+
+Status ModelLayout::build(const cavs_model_desc &desc,
+                          std::shared_ptr<const ModelLayout> &out) {
+  std::shared_ptr<ModelLayout> layout(new ModelLayout());
+  CAVS_RETURN_IF_ERROR(layout->setModel(desc));
+  CAVS_RETURN_IF_ERROR(layout->addParams(desc));
+  CAVS_RETURN_IF_ERROR(layout->addPacks(desc));
+  layout->assignOffsets();
+  out = std::move(layout);
+  return Status();
+}
+
+Status ModelLayout::setModel(const cavs_model_desc &desc) {
+  if (desc.version != CAVS_MODEL_DESC_VERSION)
+    return makeError(CAVS_ERROR_UNSUPPORTED,
+                     "model descriptor version {} is not supported; this "
+                     "runtime reads version {}",
+                     desc.version, CAVS_MODEL_DESC_VERSION);
+  if (!desc.name || !*desc.name)
+    return Status(CAVS_ERROR_INVALID_ARGUMENT,
+                  "the model descriptor has no name");
+  name_ = desc.name;
+  signature_ = desc.signature;
+  if (desc.num_params < 0 || desc.num_packs < 0)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "model '{}' has a negative count ({} parameters, {} "
+                     "packs)",
+                     name_, desc.num_params, desc.num_packs);
+  if ((desc.num_params > 0 && !desc.params) ||
+      (desc.num_packs > 0 && !desc.packs))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "model '{}': params and packs must not be NULL when "
+                     "their count is positive",
+                     name_);
+  // Reserved once, so the strings never move and views of them stay valid.
+  names_.reserve(size_t(desc.num_params) + size_t(desc.num_packs));
+  return Status();
+}
+
+Status ModelLayout::addParams(const cavs_model_desc &desc) {
+  int64_t total = 0;
+  for (int32_t i = 0; i < desc.num_params; ++i) {
+    const cavs_param_desc &param = desc.params[i];
+    if (!param.name || !*param.name)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter {} has no name", name_, i);
+    const char *name = param.name;
+    if (findParam(name) >= 0)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter {} repeats the name '{}'", name_,
+                       i, name);
+    if (param.rank != 1 && param.rank != 2)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}' has rank {}; parameters "
+                       "are vectors or matrices (rank 1 or 2)",
+                       name_, name, param.rank);
+    for (int32_t d = 0; d < param.rank; ++d)
+      if (param.shape[d] < 1 || param.shape[d] > kMaxDimension)
+        return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                         "model '{}': parameter '{}' has shape {}; every "
+                         "dimension must be in [1, {}]",
+                         name_, name, formatShape(param.rank, param.shape),
+                         kMaxDimension);
+    if (param.rank == 1 && param.shape[1] != 0)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}' is a vector, so shape[1] "
+                       "must be 0, not {}",
+                       name_, name, param.shape[1]);
+    if (!isValidKind(param.init))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}' has the unknown "
+                       "initializer kind {}",
+                       name_, name, static_cast<int32_t>(param.init));
+    CAVS_RETURN_IF_ERROR(checkInit(name_, name, param));
+
+    cavs_param_info info{};
+    info.name = names_.emplace_back(name).c_str();
+    info.rank = param.rank;
+    info.pack = -1;
+    info.shape[0] = param.shape[0];
+    info.shape[1] = param.rank == 2 ? param.shape[1] : 0;
+    info.size =
+        param.rank == 2 ? param.shape[0] * param.shape[1] : param.shape[0];
+    // Each tensor may add up to one alignment of padding.
+    total += info.size + CAVS_PARAM_ALIGNMENT;
+    if (total > kMaxElements)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}' has more than {} parameter elements", name_,
+                       kMaxElements);
+    paramIndex_.emplace(info.name, i);
+    params_.push_back(info);
+    inits_.push_back({param.init, {param.init_args[0], param.init_args[1]}});
+  }
+  return Status();
+}
+
+Status ModelLayout::addPacks(const cavs_model_desc &desc) {
+  for (int32_t k = 0; k < desc.num_packs; ++k) {
+    const cavs_pack_desc &pack = desc.packs[k];
+    if (!pack.name || !*pack.name)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': pack {} has no name", name_, k);
+    if (findParam(pack.name) >= 0 || findPack(pack.name) >= 0)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': pack {} repeats the name '{}'", name_, k,
+                       pack.name);
+    if (pack.num_params < 1 || pack.first_param < 0 ||
+        pack.first_param > numParams() - pack.num_params)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': pack '{}' (first_param {}, num_params "
+                       "{}) is not a non-empty range of the {} parameters",
+                       name_, pack.name, pack.first_param, pack.num_params,
+                       numParams());
+    cavs_pack_info info{};
+    info.name = names_.emplace_back(pack.name).c_str();
+    info.first_param = pack.first_param;
+    info.num_params = pack.num_params;
+    const cavs_param_info &first = params_[pack.first_param];
+    info.rank = first.rank;
+    info.shape[1] = first.shape[1];
+    for (int32_t i = pack.first_param; i < pack.first_param + pack.num_params;
+         ++i) {
+      cavs_param_info &member = params_[i];
+      if (member.pack >= 0)
+        return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                         "model '{}': parameter '{}' is in two packs, '{}' "
+                         "and '{}'",
+                         name_, member.name, packs_[member.pack].name,
+                         info.name);
+      if (member.rank != first.rank || member.shape[1] != first.shape[1])
+        return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                         "model '{}': pack '{}' cannot stack '{}' {} and '{}' "
+                         "{}; members are all vectors or all matrices with "
+                         "equal column counts",
+                         name_, info.name, first.name,
+                         formatShape(first.rank, first.shape), member.name,
+                         formatShape(member.rank, member.shape));
+      member.pack = k;
+      info.shape[0] += member.shape[0];
+      info.size += member.size;
+    }
+    packIndex_.emplace(info.name, k);
+    packs_.push_back(info);
+  }
+  return Status();
+}
+
+void ModelLayout::assignOffsets() {
+  int64_t cursor = 0;
+  for (cavs_param_info &param : params_) {
+    const bool followsPackMate =
+        param.pack >= 0 &&
+        packs_[param.pack].first_param != &param - params_.data();
+    if (!followsPackMate)
+      cursor = roundUp(cursor, CAVS_PARAM_ALIGNMENT);
+    param.offset = cursor;
+    cursor += param.size;
+  }
+  size_ = roundUp(cursor, CAVS_PARAM_ALIGNMENT);
+  for (cavs_pack_info &pack : packs_)
+    pack.offset = params_[pack.first_param].offset;
+}
+
+int32_t ModelLayout::findParam(std::string_view name) const {
+  auto it = paramIndex_.find(name);
+  return it == paramIndex_.end() ? -1 : it->second;
+}
+
+int32_t ModelLayout::findPack(std::string_view name) const {
+  auto it = packIndex_.find(name);
+  return it == packIndex_.end() ? -1 : it->second;
+}
+
+bool ModelLayout::sameModel(const ModelLayout &other) const {
+  if (this == &other)
+    return true;
+  if (signature_ != other.signature_ || size_ != other.size_ ||
+      numParams() != other.numParams())
+    return false;
+  for (int32_t i = 0; i < numParams(); ++i) {
+    const cavs_param_info &a = params_[i], &b = other.params_[i];
+    if (std::string_view(a.name) != b.name || a.rank != b.rank ||
+        a.shape[0] != b.shape[0] || a.shape[1] != b.shape[1] ||
+        a.offset != b.offset)
+      return false;
+  }
+  return true;
+}
+
+Status requireSameModel(const ModelLayout &expected, const ModelLayout &actual,
+                        std::string_view what) {
+  if (expected.sameModel(actual))
+    return Status();
+  return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                   "{} belongs to model '{}' (signature {:#018x}), not to "
+                   "model '{}' (signature {:#018x})",
+                   what, actual.name(), actual.signature(), expected.name(),
+                   expected.signature());
+}
+
+} // namespace cavs::runtime

@@ -1,0 +1,40 @@
+//===- ParamStore.h - the flat buffer of a model's parameters -------------===//
+//
+// ParamStore is the object behind cavs_param_store: a shared ModelLayout and
+// one aligned buffer holding every parameter at its layout offset.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_PARAMS_PARAMSTORE_H
+#define CAVS_RUNTIME_PARAMS_PARAMSTORE_H
+
+#include "params/AlignedBuffer.h"
+#include "params/ModelLayout.h"
+
+namespace cavs::runtime {
+
+/// The parameter values of one model instance.
+class ParamStore {
+public:
+  /// Validates `desc` and initialises every parameter from `seed`.
+  static Status create(const cavs_model_desc &desc, uint64_t seed,
+                       ParamStore &out);
+
+  const ModelLayout &layout() const { return *layout_; }
+  const std::shared_ptr<const ModelLayout> &sharedLayout() const {
+    return layout_;
+  }
+  float *data() { return values_.data(); }
+  const float *data() const { return values_.data(); }
+  /// The values of parameter `index`.
+  const float *param(int32_t index) const {
+    return data() + layout_->param(index).offset;
+  }
+
+private:
+  std::shared_ptr<const ModelLayout> layout_;
+  AlignedBuffer values_;
+};
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_PARAMS_PARAMSTORE_H
