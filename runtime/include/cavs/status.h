@@ -23,7 +23,8 @@ typedef enum cavs_status {
   CAVS_ERROR_INVALID_GRAPH = 2,
   /// A file could not be opened, read or written.
   CAVS_ERROR_IO = 3,
-  /// A text file does not follow its format; the message gives file:line.
+  /// A file does not follow its format: a text file (the message gives
+  /// file:line) or a damaged checkpoint (truncated, bad checksum, ...).
   CAVS_ERROR_PARSE = 4,
   /// An allocation failed.
   CAVS_ERROR_OUT_OF_MEMORY = 5,
