@@ -258,24 +258,22 @@ std::optional<ValueId> VertexLowering::binaryValues(const BinaryExpr &binary,
                    lhsType.str() + " and " + rhsType.str());
     return std::nullopt;
   }
-  OpKind kind;
-  switch (binary.getOp()) {
-  case BinaryOp::Add:
-    kind = OpKind::Add;
-    break;
-  case BinaryOp::Sub:
-    kind = OpKind::Sub;
-    break;
-  case BinaryOp::Mul:
-    kind = OpKind::Mul;
-    break;
-  case BinaryOp::Div:
-    kind = OpKind::Div;
-    break;
-  case BinaryOp::MatMul:
+  auto kindOf = [](BinaryOp op) {
+    switch (op) {
+    case BinaryOp::Add:
+      return OpKind::Add;
+    case BinaryOp::Sub:
+      return OpKind::Sub;
+    case BinaryOp::Mul:
+      return OpKind::Mul;
+    case BinaryOp::Div:
+      return OpKind::Div;
+    case BinaryOp::MatMul:
+      break;
+    }
     llvm_unreachable("'@' is lowered by lowerMatMul");
-  }
-  return emitValue(kind, binary.getLoc(), {lhs, rhs},
+  };
+  return emitValue(kindOf(binary.getOp()), binary.getLoc(), {lhs, rhs},
                    lhsType.isF32Scalar() ? rhsType : lhsType);
 }
 
