@@ -1,0 +1,41 @@
+//===- Gemm.cpp - matrix products of the generated code -------------------===//
+//
+// cavs_op_gemm forwards to OpenBLAS's row-major cblas_sgemm. The degenerate
+// shapes are handled here because BLAS rejects a leading dimension below 1
+// (which an empty call may legitimately pass) and, for k == 0, would still
+// read C when beta == 0.
+//
+//===----------------------------------------------------------------------===//
+#include "cavs/ops.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+
+extern "C" {
+
+void cavs_op_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+                  float alpha, const float *a, int64_t lda, const float *b,
+                  int64_t ldb, float beta, float *c, int64_t ldc) {
+  if (m == 0 || n == 0)
+    return;
+  if (k == 0) {
+    // The product is empty: C = beta * C, where beta == 0 must clear C even
+    // if it held NaNs (as BLAS specifies).
+    for (int64_t i = 0; i < m; ++i) {
+      float *row = c + i * ldc;
+      if (beta == 0.0f)
+        std::fill(row, row + n, 0.0f);
+      else if (beta != 1.0f)
+        std::transform(row, row + n, row, [&](float x) { return beta * x; });
+    }
+    return;
+  }
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+              static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
+              static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c,
+              static_cast<blasint>(ldc));
+}
+
+} // extern "C"

@@ -1,0 +1,56 @@
+//===- Lookup.cpp - embedding lookups and their gradients -----------------===//
+//
+// Table rows selected by per-vertex int32 ids (word embeddings). The ids are
+// data, so both directions range-check them first (ops/IndexCheck.h).
+//
+//===----------------------------------------------------------------------===//
+#include "api/Guard.h"
+#include "cavs/ops.h"
+#include "ops/IndexCheck.h"
+
+#include <algorithm>
+
+using namespace cavs::runtime;
+
+extern "C" {
+
+cavs_status cavs_op_lookup(int64_t rows, const int32_t *index, int64_t index_ld,
+                           const float *table, int64_t table_rows,
+                           int64_t width, float *dst, int64_t ld) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(
+        checkIndices("lookup index", rows, index, index_ld, table_rows));
+    for (int64_t r = 0; r < rows; ++r) {
+      int32_t id = index[r * index_ld];
+      float *out = dst + r * ld;
+      if (id < 0)
+        std::fill(out, out + width, 0.0f);
+      else
+        std::copy_n(table + int64_t(id) * width, width, out);
+    }
+    return Status();
+  });
+}
+
+cavs_status cavs_op_lookup_grad(int64_t rows, const int32_t *index,
+                                int64_t index_ld, const float *src, int64_t ld,
+                                float *table_grad, int64_t table_rows,
+                                int64_t width) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(
+        checkIndices("lookup index", rows, index, index_ld, table_rows));
+    // Sequential, since a word may occur in several rows of one call.
+    for (int64_t r = 0; r < rows; ++r) {
+      int32_t id = index[r * index_ld];
+      if (id < 0)
+        continue;
+      const float *in = src + r * ld;
+      float *out = table_grad + int64_t(id) * width;
+      for (int64_t c = 0; c < width; ++c)
+        out[c] += in[c];
+    }
+    return Status();
+  });
+}
+
+} // extern "C"
