@@ -132,7 +132,6 @@ LogicalResult Planner::run() {
   // Slot owners and the views into them.
   std::vector<Interval> owners;
   llvm::DenseMap<Value, std::pair<unsigned, int64_t>> ownerOf; // index, delta
-  owners.reserve(sequence.size() * 2);
   for (Block *block : {forward, backward}) {
     if (!block)
       continue;
