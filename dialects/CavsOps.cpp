@@ -15,16 +15,18 @@
 using namespace mlir;
 using namespace cavs;
 
-/// Formats a shape the way the language prints it: [150] or [450, 300].
-static std::string shapeString(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return "scalar";
+std::string cavs::formatShape(ArrayRef<int64_t> shape) {
   std::string text = "[";
   llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(tensor.getShape(), os);
+  llvm::interleaveComma(shape, os);
   os << "]";
-  return os.str();
+  return text;
+}
+
+/// The shape of a tensor type as the language prints it.
+static std::string shapeString(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? formatShape(tensor.getShape()) : "scalar";
 }
 
 static int64_t vectorSize(Value value) {
@@ -208,6 +210,11 @@ LogicalResult ParamOp::verify() {
 Type VertexOp::getPullType(StringRef name) {
   auto type = getPulls().getAs<TypeAttr>(name);
   return type ? type.getValue() : Type();
+}
+
+BackwardOp VertexOp::getBackward() {
+  Block &body = getBody().front();
+  return body.empty() ? nullptr : dyn_cast<BackwardOp>(body.back());
 }
 
 Type VertexOp::getPushType(StringRef name) {

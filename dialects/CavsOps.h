@@ -29,4 +29,10 @@ class ElementwiseMath
 #define GET_OP_CLASSES
 #include "dialects/CavsOps.h.inc"
 
+namespace cavs {
+/// Formats a shape as the language and the verifiers print it: `[150]`,
+/// `[450, 300]`, `[]` for a scalar.
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+} // namespace cavs
+
 #endif // CAVS_DIALECTS_CAVSOPS_H

@@ -151,6 +151,9 @@ def Cavs_VertexOp : Cavs_Op<"vertex", [
     /// The type declared for pull (or push) `name`, or null.
     ::mlir::Type getPullType(::llvm::StringRef name);
     ::mlir::Type getPushType(::llvm::StringRef name);
+    /// The backward function ∂F (the last op of the body), or null before
+    /// cavs-autodiff.
+    BackwardOp getBackward();
   }];
 }
 

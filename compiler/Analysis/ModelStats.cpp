@@ -45,11 +45,9 @@ void cavs::printModelStats(ModelOp model, llvm::raw_ostream &os) {
   os << "model " << model.getSymName() << "\n";
   for (auto vertex : model.getBody().getOps<VertexOp>()) {
     PhaseCounts forward[3], backward[3];
-    Block &body = vertex.getBody().front();
-    countBlock(body, forward);
-    if (!body.empty())
-      if (auto region = dyn_cast<BackwardOp>(body.back()))
-        countBlock(region.getBody().front(), backward);
+    countBlock(vertex.getBody().front(), forward);
+    if (BackwardOp region = vertex.getBackward())
+      countBlock(region.getBody().front(), backward);
 
     os << "vertex @" << vertex.getSymName() << " (arity "
        << vertex.getArity() << "): arena "

@@ -38,15 +38,6 @@ struct Frame {
   std::vector<double> arena;
 };
 
-/// Formats a shape as the diagnostics of the dialect do: [3] or [4, 3].
-std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  llvm::raw_string_ostream os(text);
-  llvm::interleaveComma(shape, os);
-  os << "]";
-  return text;
-}
-
 ArrayRef<int64_t> shapeOf(Type type) {
   return cast<RankedTensorType>(type).getShape();
 }
@@ -159,12 +150,12 @@ LogicalResult Evaluator::checkTensor(int64_t v, const EvalTensor &tensor,
                                      const Twine &what) {
   auto error = [&]() { return v < 0 ? model.emitError() : vertexError(v); };
   if (ArrayRef<int64_t>(tensor.shape) != shape)
-    return error() << what << " has shape " << shapeString(tensor.shape)
-                   << ", expected " << shapeString(shape);
+    return error() << what << " has shape " << formatShape(tensor.shape)
+                   << ", expected " << formatShape(shape);
   if (static_cast<int64_t>(tensor.data.size()) !=
       EvalTensor::numElements(shape))
     return error() << what << " has " << tensor.data.size()
-                   << " elements, but its shape " << shapeString(shape)
+                   << " elements, but its shape " << formatShape(shape)
                    << " holds " << EvalTensor::numElements(shape);
   return success();
 }
@@ -248,8 +239,7 @@ LogicalResult Evaluator::checkVertex(int64_t v, bool runBackward) {
       return failure();
   }
 
-  Block &body = function.getBody().front();
-  if (runBackward && (body.empty() || !isa<BackwardOp>(body.back())))
+  if (runBackward && !function.getBackward())
     return function.emitOpError("has no cavs.backward region, which the "
                                 "backward pass runs (apply cavs-autodiff)");
   return success();
@@ -367,8 +357,8 @@ FailureOr<EvalResult> Evaluator::run() {
         return failure();
   } else {
     for (int64_t v : reversed) {
-      auto backward = cast<BackwardOp>(functions[v].getBody().front().back());
-      if (failed(execBlock(backward.getBody().front(), frames[v])))
+      Block &backward = functions[v].getBackward().getBody().front();
+      if (failed(execBlock(backward, frames[v])))
         return failure();
     }
   }
@@ -380,9 +370,8 @@ LogicalResult Evaluator::runPhase(ArrayRef<int64_t> vertices, bool backward,
                                   BatchingKind kind,
                                   std::vector<Frame> &frames) {
   for (int64_t v : vertices) {
-    Block *block = &functions[v].getBody().front();
-    if (backward)
-      block = &cast<BackwardOp>(block->back()).getBody().front();
+    Block *block = backward ? &functions[v].getBackward().getBody().front()
+                            : &functions[v].getBody().front();
     for (Operation &op : *block) {
       if (isa<BackwardOp>(op))
         continue;

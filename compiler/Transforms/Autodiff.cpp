@@ -330,8 +330,7 @@ namespace {
 struct AutodiffPass : public cavs::impl::CavsAutodiffBase<AutodiffPass> {
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
-      Block &body = vertex.getBody().front();
-      if (!body.empty() && isa<BackwardOp>(body.back()))
+      if (vertex.getBackward())
         continue;
       if (failed(AdjointBuilder(vertex).run()))
         return signalPassFailure();

@@ -59,12 +59,11 @@ struct ClassifyPass : public cavs::impl::CavsClassifyBase<ClassifyPass> {
 
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
-      Block &forward = vertex.getBody().front();
-      classifyBlock<GatherOp, ScatterOp>(forward, lazyBatching);
-      if (!forward.empty())
-        if (auto backward = dyn_cast<BackwardOp>(forward.back()))
-          classifyBlock<StateGradOp, ChildGradOp>(backward.getBody().front(),
-                                                  lazyBatching);
+      classifyBlock<GatherOp, ScatterOp>(vertex.getBody().front(),
+                                         lazyBatching);
+      if (BackwardOp backward = vertex.getBackward())
+        classifyBlock<StateGradOp, ChildGradOp>(backward.getBody().front(),
+                                                lazyBatching);
     }
   }
 };

@@ -192,11 +192,9 @@ struct FuseElementwisePass
     : public cavs::impl::CavsFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
-      Block &forward = vertex.getBody().front();
-      if (!forward.empty())
-        if (auto backward = dyn_cast<BackwardOp>(forward.back()))
-          BlockFuser(backward.getBody().front()).run();
-      BlockFuser(forward).run();
+      if (BackwardOp backward = vertex.getBackward())
+        BlockFuser(backward.getBody().front()).run();
+      BlockFuser(vertex.getBody().front()).run();
     }
   }
 };

@@ -68,9 +68,8 @@ private:
 
 LogicalResult Planner::order() {
   forward = &vertex.getBody().front();
-  if (!forward->empty())
-    if (auto op = dyn_cast<BackwardOp>(forward->back()))
-      backward = &op.getBody().front();
+  if (BackwardOp op = vertex.getBackward())
+    backward = &op.getBody().front();
   SmallVector<Operation *> byPhase[kNumPhases];
   for (auto [block, base] : {std::pair(forward, 0u), std::pair(backward, 3u)}) {
     if (!block)
