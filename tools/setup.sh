@@ -73,6 +73,17 @@ case "$job" in
     "$bin/cavsc" "$model" --emit=mlir-optimized -o "$build_dir/treelstm.opt.mlir"
     echo "setup: wrote $build_dir/treelstm.mlir (frontend) and treelstm.opt.mlir (optimized)"
     "$bin/cavsc" "$model" --emit=stats
+    # The example app (examples/treelstm): the model compiled into a shared
+    # library by cavs_add_model, trained from C++ for one short epoch on the
+    # first 1000 SST training trees (on a generated synthetic sample when
+    # ../shared/data/sst is absent), then restored from its checkpoint.
+    if [[ -x $bin/treelstm-train ]]; then
+      echo "setup: training the Tree-LSTM example briefly (examples/treelstm/README.md)"
+      "$bin/treelstm-train" --epochs 1 --max-train 1000 \
+        --checkpoint "$build_dir/treelstm.ckpt" || die "treelstm-train failed"
+    else
+      echo "setup: $bin/treelstm-train was not built (CAVS_BUILD_EXAMPLES=OFF?); skipping the training demo"
+    fi
     ;;
   test)
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"

@@ -158,11 +158,12 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
   return kernel;
 }
 
-LogicalResult cavs::buildModelKernels(ModelOp model, ModuleOp target) {
+LogicalResult cavs::buildModelKernels(ModelOp model, ModuleOp target,
+                                      StringRef prefix) {
   for (auto vertex : model.getBody().getOps<VertexOp>()) {
     unsigned count = 0;
     WalkResult walk = vertex.walk([&](FusedOp fused) {
-      std::string name = (model.getSymName() + "_" + vertex.getSymName() +
+      std::string name = (prefix + "_" + vertex.getSymName() +
                           "_k" + Twine(count++))
                              .str();
       if (failed(buildFusedKernel(fused, target, name)))

@@ -32,9 +32,11 @@ buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
 inline constexpr llvm::StringLiteral kKernelAttrName = "cavs.kernel";
 
 /// Builds the kernels of every cavs.fused op of `model` (F and ∂F of every
-/// vertex function) into `target`, named `<model>_<vertex>_k<N>` in program
-/// order, and records each name in the fused op's `cavs.kernel` attribute.
-mlir::LogicalResult buildModelKernels(ModelOp model, mlir::ModuleOp target);
+/// vertex function) into `target`, named `<prefix>_<vertex>_k<N>` in
+/// program order, and records each name in the fused op's `cavs.kernel`
+/// attribute.
+mlir::LogicalResult buildModelKernels(ModelOp model, mlir::ModuleOp target,
+                                      llvm::StringRef prefix);
 
 } // namespace cavs
 

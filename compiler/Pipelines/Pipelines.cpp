@@ -27,8 +27,8 @@ void cavs::buildOptimizePipeline(OpPassManager &pm,
   model.addPass(createCanonicalizerPass());
   model.addPass(createCSEPass());
   model.addPass(createCavsClassify({options.lazyBatching}));
-  if (options.fusion)
-    model.addPass(createCavsFuseElementwise());
+  // Without fusion every elementwise op still becomes a (one-op) kernel.
+  model.addPass(createCavsFuseElementwise({options.fusion}));
   model.addPass(createCavsPlanMemory());
 }
 

@@ -39,7 +39,7 @@ bool isSplatConstant(Value value) {
 /// Fuses the elementwise ops of one block (F's body or ∂F's region).
 class BlockFuser {
 public:
-  explicit BlockFuser(Block &block) : block(block) {}
+  BlockFuser(Block &block, bool merge) : block(block), merge(merge) {}
   void run();
 
 private:
@@ -60,6 +60,7 @@ private:
   void materialize(ArrayRef<Operation *> members);
 
   Block &block;
+  bool merge;
   llvm::DenseMap<Operation *, Operation *> parent;
 };
 } // namespace
@@ -107,7 +108,7 @@ void BlockFuser::tryMerge(Operation *producer, Operation *consumer) {
 
 void BlockFuser::run() {
   for (Operation &op : block) {
-    if (!isFusible(&op))
+    if (!merge || !isFusible(&op))
       continue;
     for (Value operand : op.getOperands()) {
       Operation *producer = operand.getDefiningOp();
@@ -190,11 +191,12 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
 namespace {
 struct FuseElementwisePass
     : public cavs::impl::CavsFuseElementwiseBase<FuseElementwisePass> {
+  using CavsFuseElementwiseBase::CavsFuseElementwiseBase;
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
       if (BackwardOp backward = vertex.getBackward())
-        BlockFuser(backward.getBody().front()).run();
-      BlockFuser(vertex.getBody().front()).run();
+        BlockFuser(backward.getBody().front(), merge).run();
+      BlockFuser(vertex.getBody().front(), merge).run();
     }
   }
 };

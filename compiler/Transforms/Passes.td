@@ -116,6 +116,9 @@ def CavsFuseElementwise : Pass<"cavs-fuse-elementwise", "cavs::ModelOp"> {
     scatters and every other non-elementwise op stay outside, so no kernel
     spans them. Each group becomes one `cavs.fused` op (one kernel in the
     backends); splat constants are copied into the kernels that use them.
+    With `merge=false` no two ops are grouped: every elementwise op becomes
+    its own kernel (the "fusion off" ablation; backends only compile
+    `cavs.fused` ops).
 
     Before:
     ```mlir
@@ -134,6 +137,10 @@ def CavsFuseElementwise : Pass<"cavs-fuse-elementwise", "cavs::ModelOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"merge", "merge", "bool", /*default=*/"true",
+           "Group linked elementwise ops (false: one kernel per op)">
+  ];
 }
 
 def CavsMergeMatmuls : Pass<"cavs-merge-matmuls", "cavs::ModelOp"> {

@@ -11,6 +11,7 @@
 
 #include "compiler/Evaluator/GradientCheck.h"
 #include "compiler/Evaluator/RandomGraph.h"
+#include "test/support/ExampleModels.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -31,14 +32,8 @@
 using namespace cavs;
 
 namespace {
-struct ModelCase {
-  const char *file;
-  std::vector<std::string> defines;
-  std::vector<GraphShape> shapes;
-};
-
 struct Case {
-  ModelCase model;
+  test::ExampleModel model;
   bool optimized;
 };
 
@@ -160,20 +155,10 @@ TEST_P(ExampleModelGradients, BatchedOrderAndMemoryPlanPreserveResults) {
   }
 }
 
-const std::vector<ModelCase> kModels = {
-    {"treelstm.cavs",
-     {"V=20", "E=6", "H=5", "C=3"},
-     {GraphShape::Tree, GraphShape::Dag}},
-    {"treefc.cavs", {"V=20", "H=6", "C=3"}, {GraphShape::Tree}},
-    {"chainlstm.cavs", {"V=20", "E=6", "H=5"}, {GraphShape::Chain}},
-    {"treegru.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
-    {"twotype.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
-    {"dag.cavs", {"F=4", "H=5", "C=3"}, {GraphShape::Dag}},
-};
 
 std::vector<Case> allCases() {
   std::vector<Case> cases;
-  for (const ModelCase &model : kModels)
+  for (const test::ExampleModel &model : test::exampleModels())
     for (bool optimized : {true, false})
       cases.push_back({model, optimized});
   return cases;

@@ -13,7 +13,11 @@
 // CHECK:        cavs.state_grad
 // CHECK:        cavs.param_grad_outer @pack_A_B
 // OFF-NOT:    cavs.param_pack
-// OFF-NOT:    cavs.fused
+// Without fusion every elementwise op is a kernel of its own.
+// OFF:        cavs.fused(%{{.*}}) {{.*}} {
+// OFF-NEXT:   ^bb0(
+// OFF-NEXT:     cavs.sigmoid
+// OFF-NEXT:     cavs.yield
 // OFF-NOT:    #cavs.batching<eager>
 // OFF-NOT:    #cavs.batching<lazy>
 // NOGRAD-NOT: cavs.backward

@@ -1,8 +1,9 @@
 //===- cavsc.cpp - the cavs compiler driver --------------------------------===//
 //
 // `cavsc model.cavs [--emit=...] [-o out]`: runs the frontend on a .cavs file
-// and emits the requested stage. Every stage is reachable from here so each
-// can be inspected and tested on its own.
+// and emits the requested stage, up to the model library
+// (`cavsc model.cavs -o libmodel.so`) and its header. Every stage is
+// reachable from here so each can be inspected and tested on its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,12 +11,13 @@
 #include "compiler/Config.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
-#include "compiler/Conversion/FusedKernels.h"
 #include "compiler/Pipelines/Pipelines.h"
-#include "compiler/Target/ObjectEmitter.h"
+#include "compiler/Target/ModelLibrary.h"
 #include "dialects/CavsDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -26,7 +28,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -35,7 +39,7 @@ using namespace llvm;
 
 namespace {
 /// The stage whose result cavsc writes out.
-enum class Emit { AST, MLIR, OptimizedMLIR, Stats, LLVM, Object };
+enum class Emit { AST, MLIR, OptimizedMLIR, Stats, LLVM, Object, Header, SO };
 
 cl::OptionCategory category("cavsc options");
 
@@ -45,7 +49,10 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::cat(category));
 cl::opt<Emit> emit(
-    "emit", cl::desc("What to emit"), cl::init(Emit::MLIR),
+    "emit",
+    cl::desc("What to emit (default: from the -o suffix: .so, .h, .o, .ll; "
+             "else mlir)"),
+    cl::init(Emit::MLIR),
     cl::values(
         clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
         clEnumValN(Emit::MLIR, "mlir", "the cavs dialect, as the frontend made it"),
@@ -57,10 +64,24 @@ cl::opt<Emit> emit(
                    "per vertex function: ops, fused kernels and GEMMs of each "
                    "phase of F and its backward function, and memory per vertex"),
         clEnumValN(Emit::LLVM, "llvm",
-                   "optimized LLVM IR of the model's CPU kernels"),
+                   "optimized LLVM IR of the model's CPU code (kernels and "
+                   "phase functions of the training and inference programs)"),
         clEnumValN(Emit::Object, "obj",
-                   "an object file with the model's CPU kernels")),
+                   "an object file with the model's CPU code"),
+        clEnumValN(Emit::Header, "header",
+                   "the C/C++ header of the model library"),
+        clEnumValN(Emit::SO, "so",
+                   "the model library: a shared object linked against the "
+                   "cavs runtime")),
     cl::cat(category));
+cl::opt<std::string> targetName("target", cl::init("cpu"),
+                                cl::desc("Device to compile for: cpu"),
+                                cl::cat(category));
+cl::opt<std::string> runtimeDir(
+    "runtime-dir",
+    cl::desc("Directory of libcavs_runtime.so to link model libraries "
+             "against (default: ../lib next to cavsc)"),
+    cl::value_desc("dir"), cl::cat(category));
 // Ablation switches of the optimization pipeline (see docs/passes.md).
 cl::opt<bool> mergeMatmuls("merge-matmuls", cl::init(true),
                            cl::desc("Merge matmuls that share their vector"),
@@ -90,13 +111,49 @@ void printVersion(raw_ostream &os) {
      << "  targets: cpu" << (CAVS_HAVE_CUDA ? ", cuda" : "") << "\n";
 }
 
-/// Runs the pipeline up to `emit` and writes the result to `os`.
-LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
+/// The emit kind: --emit, else from the output file's suffix.
+Emit resolveEmit() {
+  if (emit.getNumOccurrences())
+    return emit;
+  StringRef suffix = sys::path::extension(outputFilename);
+  return StringSwitch<Emit>(suffix)
+      .Case(".so", Emit::SO)
+      .Case(".h", Emit::Header)
+      .Case(".o", Emit::Object)
+      .Case(".ll", Emit::LLVM)
+      .Default(Emit::MLIR);
+}
+
+/// libcavs_runtime.so and the runtime headers: an install tree next to
+/// cavsc (bin/../lib, bin/../include), else the source tree of this build.
+cavs::RuntimeLocation locateRuntime(const char *argv0) {
+  std::string executable =
+      sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&locateRuntime));
+  SmallString<256> prefix(sys::path::parent_path(sys::path::parent_path(executable)));
+  cavs::RuntimeLocation runtime;
+  SmallString<256> lib(prefix), include(prefix);
+  sys::path::append(lib, "lib");
+  runtime.libraryDir = runtimeDir.empty() ? std::string(lib) : runtimeDir.getValue();
+  if (!runtimeDir.empty()) {
+    include = sys::path::parent_path(runtimeDir.getValue());
+  }
+  sys::path::append(include, "include");
+  SmallString<256> header(include);
+  sys::path::append(header, "cavs", "instance.h");
+  runtime.includeDir = sys::fs::exists(header) ? std::string(include)
+                                               : CAVS_RUNTIME_SOURCE_INCLUDE_DIR;
+  return runtime;
+}
+
+/// Runs the pipeline up to `kind` and writes the result to `os` (or, for a
+/// shared object, to the file `outputFilename`).
+LogicalResult compile(SourceMgr &sourceMgr, Emit kind,
+                      const cavs::RuntimeLocation &runtime, raw_ostream &os) {
   std::unique_ptr<cavs::CheckedModule> checked =
       cavs::runFrontend(sourceMgr, defines);
   if (!checked)
     return failure();
-  if (emit == Emit::AST) {
+  if (kind == Emit::AST) {
     cavs::printAST(*checked, os);
     return success();
   }
@@ -104,7 +161,8 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
   mlir::MLIRContext context;
   context.loadDialect<cavs::CavsDialect, mlir::func::FuncDialect,
                       mlir::arith::ArithDialect, mlir::math::MathDialect,
-                      mlir::scf::SCFDialect, mlir::LLVM::LLVMDialect>();
+                      mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                      mlir::LLVM::LLVMDialect>();
   // Diagnostics point into the .cavs source; dumping IR would only confuse.
   context.printOpOnDiagnostic(false);
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -112,7 +170,18 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
       cavs::generateMLIR(context, sourceMgr, checked->program);
   if (!module || failed(mlir::verify(*module)))
     return failure();
-  if (emit != Emit::MLIR) {
+  if (kind == Emit::MLIR) {
+    module->print(os);
+    return success();
+  }
+
+  StringRef sourceName = sys::path::filename(inputFilename);
+  if (kind == Emit::Header) {
+    for (auto model : module->getOps<cavs::ModelOp>())
+      cavs::writeModelHeader(model, sourceName, os);
+    return success();
+  }
+  if (kind == Emit::OptimizedMLIR || kind == Emit::Stats) {
     cavs::OptimizeOptions options;
     options.mergeMatmuls = mergeMatmuls.getValue();
     options.lazyBatching = lazyBatching.getValue();
@@ -121,24 +190,32 @@ LogicalResult compile(SourceMgr &sourceMgr, raw_ostream &os) {
     cavs::buildOptimizePipeline(pm, options);
     if (failed(pm.run(*module)))
       return failure();
-  }
-  if (emit == Emit::Stats) {
-    for (auto model : module->getOps<cavs::ModelOp>())
-      cavs::printModelStats(model, os);
+    if (kind == Emit::Stats)
+      for (auto model : module->getOps<cavs::ModelOp>())
+        cavs::printModelStats(model, os);
+    else
+      module->print(os);
     return success();
   }
-  if (emit == Emit::LLVM || emit == Emit::Object) {
-    mlir::OwningOpRef<mlir::ModuleOp> kernels =
-        mlir::ModuleOp::create(module->getLoc());
-    for (auto model : module->getOps<cavs::ModelOp>())
-      if (failed(cavs::buildModelKernels(model, *kernels)))
-        return failure();
-    if (failed(cavs::lowerToLLVMDialect(*kernels)))
+
+  cavs::OptimizationSwitches switches{mergeMatmuls, lazyBatching, fusion};
+  FailureOr<cavs::ModelCode> code = cavs::generateModelCode(*module, switches);
+  if (failed(code))
+    return failure();
+  cavs::CpuTarget target{cpu, optLevel};
+  if (kind == Emit::SO) {
+    std::string error;
+    if (failed(cavs::writeModelLibrary(*code, target, runtime, sourceName,
+                                       outputFilename, error))) {
+      if (!error.empty())
+        WithColor::error(errs(), "cavsc") << error << "\n";
       return failure();
-    return cavs::emitLLVM(*kernels, {cpu, optLevel}, os, emit == Emit::Object);
+    }
+    return success();
   }
-  module->print(os);
-  return success();
+  if (failed(cavs::lowerToLLVMDialect(*code->code)))
+    return failure();
+  return cavs::emitLLVM(*code->code, target, os, kind == Emit::Object);
 }
 } // namespace
 
@@ -153,10 +230,21 @@ int main(int argc, char **argv) {
       "  cavsc model.cavs --emit=mlir     print the cavs dialect IR\n"
       "  cavsc model.cavs --emit=mlir-optimized\n"
       "                                   print the IR the backends compile\n"
-      "  cavsc model.cavs --emit=obj -o kernels.o\n"
-      "                                   compile the CPU kernels\n");
+      "  cavsc model.cavs -o libmodel.so  the model library (C ABI, see the\n"
+      "                                   header from -o model.h)\n");
 
   std::string error;
+  if (targetName != "cpu") {
+    WithColor::error(errs(), "cavsc")
+        << "unknown target '" << targetName << "' (this cavsc supports: cpu)\n";
+    return 1;
+  }
+  Emit kind = resolveEmit();
+  if (kind == Emit::SO && outputFilename == "-") {
+    WithColor::error(errs(), "cavsc")
+        << "a shared object needs an output file: -o libmodel.so\n";
+    return 1;
+  }
   if (failed(cavs::verifyCpuTarget({cpu, optLevel}, error))) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
@@ -169,13 +257,26 @@ int main(int argc, char **argv) {
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
 
+  cavs::RuntimeLocation runtime = locateRuntime(argv[0]);
+  if (kind == Emit::SO) {
+    SmallString<256> library(runtime.libraryDir);
+    sys::path::append(library, "libcavs_runtime.so");
+    if (!sys::fs::exists(library)) {
+      WithColor::error(errs(), "cavsc")
+          << "cannot find libcavs_runtime.so in '" << runtime.libraryDir
+          << "' (point --runtime-dir at the cavs runtime's lib directory)\n";
+      return 1;
+    }
+  }
+  if (kind == Emit::SO)
+    return failed(compile(sourceMgr, kind, runtime, nulls())) ? 1 : 0;
   std::unique_ptr<ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);
   if (!output) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
-  if (failed(compile(sourceMgr, output->os())))
+  if (failed(compile(sourceMgr, kind, runtime, output->os())))
     return 1;
   output->keep();
   return 0;

@@ -28,7 +28,7 @@
 #ifndef CAVS_OPS_H
 #define CAVS_OPS_H
 
-#include "cavs/status.h"
+#include "cavs/model.h"
 
 #include <stdint.h>
 
@@ -125,6 +125,29 @@ CAVS_API cavs_status cavs_op_softmax_cross_entropy_grad(
     int64_t rows, int64_t width, const float *logits, int64_t ld,
     const int32_t *labels, int64_t labels_ld, const float *grad,
     int64_t grad_ld, float *dst, int64_t dst_ld);
+
+/// Reads per-vertex external data: dst row r = src row index[r] (`width`
+/// floats per src row, ld = width), or zeros for every row when src is NULL
+/// (an output gradient nobody provided). Used for pulls and push gradients;
+/// index holds batch vertex ids, which the runtime guarantees are in range.
+CAVS_API void cavs_op_gather_rows(int64_t rows, const int32_t *index,
+                                  const float *src, int64_t width, float *dst,
+                                  int64_t ld);
+
+/// Writes per-vertex external data: dst row index[r] (= or += when
+/// `accumulate`) src row r; nothing when dst is NULL (a gradient nobody
+/// asked for). Used for pushes (assign) and pull gradients (accumulate).
+CAVS_API void cavs_op_scatter_rows(int64_t rows, const int32_t *index,
+                                   const float *src, int64_t ld, float *dst,
+                                   int64_t width, int32_t accumulate);
+
+/// Marks the rows index[r * index_ld] (r < rows, negative ones skipped) of
+/// parameter `param` as touched in `grads` (see cavs_grad_store_mark_rows);
+/// the backward pass of a lookup calls it after cavs_op_lookup_grad. Fails
+/// like cavs_grad_store_mark_rows, marking nothing, for a row out of range.
+CAVS_API cavs_status cavs_op_mark_rows(cavs_grad_store *grads, int32_t param,
+                                       int64_t rows, const int32_t *index,
+                                       int64_t index_ld);
 
 /// Σ_r src[r * ld], accumulated in double (the total loss of a call).
 CAVS_API double cavs_op_loss_sum(int64_t rows, const float *src, int64_t ld);

@@ -13,6 +13,7 @@
 
 #include "cavs/checkpoint.h"
 #include "cavs/graph.h"
+#include "cavs/instance.h"
 #include "cavs/loaders.h"
 #include "cavs/model.h"
 #include "cavs/optim.h"

@@ -545,9 +545,13 @@ public:
     return options;
   }
   /// An optimizer for the model of `params`.
-  Optimizer(const ParamStore &params, const cavs_optimizer_options &options) {
+  Optimizer(const ParamStore &params, const cavs_optimizer_options &options)
+      : Optimizer(params.get(), options) {}
+  /// An optimizer for the model of `params`, such as Model::params().
+  Optimizer(const cavs_param_store *params,
+            const cavs_optimizer_options &options) {
     cavs_optimizer *optimizer = nullptr;
-    check(cavs_optimizer_create(params.get(), &options, &optimizer));
+    check(cavs_optimizer_create(params, &options, &optimizer));
     handle_.reset(optimizer);
   }
 
@@ -567,6 +571,120 @@ public:
 
 private:
   detail::Owned<cavs_optimizer, cavs_optimizer_destroy> handle_;
+};
+
+/// An instance of a compiled model (cavs_model): its parameters, gradients
+/// and execution buffers. `def` is the generated library's definition.
+class Model {
+public:
+  /// Validates `def` (which must outlive the model) and initialises the
+  /// parameters from `seed`.
+  Model(const cavs_model_def &def, uint64_t seed) {
+    cavs_model *model = nullptr;
+    check(cavs_model_create(&def, seed, &model));
+    handle_.reset(model);
+  }
+
+  /// Runs F in train mode (backward may follow); returns the loss. The
+  /// batch must stay alive until backward().
+  double forward(const GraphBatch &batch) {
+    return run(batch, CAVS_MODE_TRAIN);
+  }
+  /// Runs F with the inference program; returns the loss.
+  double infer(const GraphBatch &batch) { return run(batch, CAVS_MODE_INFER); }
+  /// Runs ∂F, adding to the parameter gradients.
+  void backward() { check(cavs_model_backward(get())); }
+  /// One optimizer update from the gradients, which are then zeroed.
+  void step(Optimizer &optimizer) {
+    check(cavs_model_step(get(), optimizer.get()));
+  }
+
+  /// Sets f32 input `name`: width floats per vertex of the next batch.
+  void setInput(const std::string &name, Span<const float> values) {
+    check(cavs_model_set_input(get(), name.c_str(), values.data(),
+                               int64_t(values.size())));
+  }
+  /// Output `name` of the last forward pass, outputWidth(name) floats per
+  /// vertex; valid until the next forward pass.
+  Span<const float> output(const std::string &name) {
+    int64_t width = 0;
+    const float *data = cavs_model_output(get(), name.c_str(), &width);
+    return vertexRows(data, width);
+  }
+  /// Floats per vertex of output `name`; throws for an unknown name.
+  int64_t outputWidth(const std::string &name) const {
+    const cavs_program_desc &program = cavs_model_definition(get())->train;
+    for (int32_t f = 0; f < program.num_functions; ++f)
+      for (int32_t i = 0; i < program.functions[f].num_pushes; ++i)
+        if (name == program.functions[f].pushes[i].name)
+          return program.functions[f].pushes[i].width;
+    throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                "the model has no output '" + name + "'");
+  }
+  /// Sets the gradient of output `name` for the next backward pass.
+  void setOutputGrad(const std::string &name, Span<const float> values) {
+    check(cavs_model_set_output_grad(get(), name.c_str(), values.data(),
+                                     int64_t(values.size())));
+  }
+  /// Gradient of f32 input `name` from the last backward pass.
+  Span<const float> inputGrad(const std::string &name) {
+    int64_t width = 0;
+    const float *data = cavs_model_input_grad(get(), name.c_str(), &width);
+    return vertexRows(data, width);
+  }
+
+  /// Values of parameter `name`; throws for an unknown name.
+  Span<float> param(const std::string &name) {
+    const int32_t index = paramIndex(name);
+    return {cavs_param_store_param_data(params(), index),
+            size_t(cavs_param_store_param(params(), index)->size)};
+  }
+  /// Gradient of parameter `name`; throws for an unknown name.
+  Span<float> grad(const std::string &name) {
+    const int32_t index = paramIndex(name);
+    return {cavs_grad_store_param_data(grads(), index),
+            size_t(cavs_grad_store_param(grads(), index)->size)};
+  }
+  /// The parameter and gradient stores (owned by the model).
+  cavs_param_store *params() const { return cavs_model_params(get()); }
+  cavs_grad_store *grads() const { return cavs_model_grads(get()); }
+
+  /// Timing of the last forward, backward and step.
+  cavs_model_timing timing() const { return cavs_model_last_timing(get()); }
+  /// Tasks and levels of the last forward pass's schedule.
+  int32_t numTasks() const { return cavs_model_last_num_tasks(get()); }
+  int32_t numLevels() const { return cavs_model_last_num_levels(get()); }
+
+  /// Saves the parameters (and the optimizer's state) atomically.
+  void save(const std::string &path, const Optimizer *optimizer = nullptr) {
+    check(cavs_checkpoint_save(path.c_str(), params(),
+                               optimizer ? optimizer->get() : nullptr));
+  }
+  /// Loads the parameters (and restores the optimizer).
+  void load(const std::string &path, Optimizer *optimizer = nullptr) {
+    check(cavs_checkpoint_load(path.c_str(), params(),
+                               optimizer ? optimizer->get() : nullptr));
+  }
+
+  cavs_model *get() const { return handle_.get(); }
+
+private:
+  double run(const GraphBatch &batch, cavs_mode mode) {
+    double loss = 0;
+    check(cavs_model_forward(get(), batch.get(), mode, &loss));
+    return loss;
+  }
+  /// The rows of every vertex of the last batch, or throws for NULL.
+  Span<const float> vertexRows(const float *data, int64_t width) const {
+    if (!data)
+      throw Error(CAVS_ERROR_INVALID_ARGUMENT, cavs_last_error_message());
+    return {data, size_t(width) * size_t(cavs_model_last_num_vertices(get()))};
+  }
+  int32_t paramIndex(const std::string &name) const {
+    return detail::checkedIndex(
+        cavs_param_store_find_param(params(), name.c_str()), "parameter", name);
+  }
+  detail::Owned<cavs_model, cavs_model_destroy> handle_;
 };
 
 /// Saves the parameters to `path` atomically.

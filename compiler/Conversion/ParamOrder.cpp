@@ -1,0 +1,40 @@
+//===- ParamOrder.cpp - the runtime's order of a model's parameters -------===//
+
+#include "compiler/Conversion/ParamOrder.h"
+
+using namespace mlir;
+using namespace cavs;
+
+ParamOrder ParamOrder::compute(ModelOp model) {
+  ParamOrder order;
+  llvm::StringMap<ParamOp> byName;
+  llvm::StringMap<ParamPackOp> packOf;
+  for (Operation &op : model.getBody().front()) {
+    if (auto param = dyn_cast<ParamOp>(op))
+      byName[param.getSymName()] = param;
+    if (auto pack = dyn_cast<ParamPackOp>(op)) {
+      order.packs.push_back(pack);
+      for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>())
+        packOf[member.getValue()] = pack;
+    }
+  }
+  auto append = [&](ParamOp param) {
+    auto [it, inserted] = order.tableIndex.try_emplace(
+        param.getSymName(), int32_t(order.params.size()));
+    if (inserted)
+      order.params.push_back(param);
+  };
+  for (auto param : model.getBody().getOps<ParamOp>()) {
+    auto pack = packOf.find(param.getSymName());
+    if (pack == packOf.end()) {
+      append(param);
+      continue;
+    }
+    for (auto member :
+         pack->second.getMembers().getAsRange<FlatSymbolRefAttr>())
+      append(byName.lookup(member.getValue()));
+  }
+  for (auto [i, pack] : llvm::enumerate(order.packs))
+    order.tableIndex[pack.getSymName()] = int32_t(order.params.size() + i);
+  return order;
+}

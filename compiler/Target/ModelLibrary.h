@@ -1,0 +1,64 @@
+//===- ModelLibrary.h - a .cavs model as a shared object --------*- C++ -*-===//
+//
+// The whole CPU backend: from the frontend's cavs IR to a model library.
+// The model is optimized twice, for training (F and ∂F) and for inference
+// (F alone, whose memory plan keeps no activations for backward); both
+// programs' kernels and phase functions go into one LLVM module, which is
+// compiled in-process and linked with the generated descriptor (C) against
+// the cavs runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAVS_COMPILER_TARGET_MODELLIBRARY_H
+#define CAVS_COMPILER_TARGET_MODELLIBRARY_H
+
+#include "compiler/Target/ModelDescriptor.h"
+#include "compiler/Target/ObjectEmitter.h"
+
+#include "mlir/IR/OwningOpRef.h"
+
+namespace cavs {
+
+/// The optimization switches (the paper's ablations; cavs-optimize).
+struct OptimizationSwitches {
+  bool mergeMatmuls = true;
+  bool lazyBatching = true;
+  bool fusion = true;
+};
+
+/// The generated code of one model.
+struct ModelCode {
+  /// The optimized IR of the two programs (one cavs.model each).
+  mlir::OwningOpRef<mlir::ModuleOp> trainIR, inferIR;
+  CompiledProgram train, infer;
+  ParamOrder order;
+  /// Kernels and phase functions of both programs (func, scf, arith, math,
+  /// cf and llvm ops, ready for lowerToLLVMDialect).
+  mlir::OwningOpRef<mlir::ModuleOp> code;
+};
+
+/// Optimizes the single cavs.model of `frontend` (left unchanged) both ways
+/// and generates its code; diagnostics go to the context.
+mlir::FailureOr<ModelCode> generateModelCode(mlir::ModuleOp frontend,
+                                             const OptimizationSwitches &sw);
+
+/// Where the runtime a model library links against lives.
+struct RuntimeLocation {
+  /// Holds libcavs_runtime.so (linked, and the library's rpath).
+  std::string libraryDir;
+  /// Holds cavs/instance.h.
+  std::string includeDir;
+};
+
+/// Compiles `code` (consumed) for `target` and links the shared object
+/// `output`; `sourceName` is quoted in the generated source. `error` says
+/// what failed outside MLIR diagnostics (temporary files, the linker).
+mlir::LogicalResult writeModelLibrary(ModelCode &code, const CpuTarget &target,
+                                      const RuntimeLocation &runtime,
+                                      llvm::StringRef sourceName,
+                                      llvm::StringRef output,
+                                      std::string &error);
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_TARGET_MODELLIBRARY_H

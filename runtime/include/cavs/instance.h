@@ -1,0 +1,153 @@
+//===- instance.h - running a compiled model over graph batches -----------===//
+//
+// A model instance couples a generated model library's definition
+// (cavs/program.h) with its parameters, gradients and execution buffers,
+// and runs the Cavs execution over graph batches:
+//
+//   forward  : schedule the batch; per vertex function the F-eager phase
+//              over all its vertices; the F-body phase task by task; the
+//              F-lazy phase over all vertices.
+//   backward : ∂F eager, ∂F body in reverse task order, ∂F lazy; parameter
+//              gradients are ADDED to the gradient store (zero it per step,
+//              cavs_model_step does).
+//
+// Buffers (arenas, scratch, state, outputs, gradients) are kept and grown,
+// never shrunk, so once batches stop growing a training loop allocates only
+// the schedule of each batch. See docs/runtime.md, "Execution".
+// An instance is not thread-safe; the kernels use CAVS_NUM_THREADS threads
+// (default: the number of cores) for matrix products.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_INSTANCE_H
+#define CAVS_INSTANCE_H
+
+#include "cavs/graph.h"
+#include "cavs/optim.h"
+#include "cavs/program.h"
+
+CAVS_EXTERN_C_BEGIN
+
+typedef struct cavs_model cavs_model;
+
+/// How a forward pass runs.
+typedef enum cavs_mode {
+  /// Keep every activation ∂F needs, so cavs_model_backward can follow.
+  CAVS_MODE_TRAIN = 0,
+  /// The inference program: no backward, narrower arenas.
+  CAVS_MODE_INFER = 1,
+  /// Not a mode: makes the enum 32 bits wide, so that any int a caller
+  /// passes is a value the runtime can check and reject.
+  CAVS_MODE_FORCE_INT32 = 0x7fffffff,
+} cavs_mode;
+
+/// Time spent by the last forward and backward passes, in seconds.
+typedef struct cavs_model_timing {
+  /// Scheduling the batch: cavs_schedule_create, the per-type index arrays
+  /// and the buffer setup.
+  double schedule;
+  double forward_eager;
+  double forward_body;
+  double forward_lazy;
+  double backward_eager;
+  double backward_body;
+  double backward_lazy;
+  /// The last cavs_model_step (optimizer update and gradient zeroing).
+  double optimizer;
+} cavs_model_timing;
+
+/// Creates an instance of `def` with parameters initialised from `seed` and
+/// zeroed gradients (tracking the rows of def->sparse_params). The instance
+/// refers to `def`, which must outlive it (it is the constant data of the
+/// generated library). Fails with CAVS_ERROR_UNSUPPORTED for another program
+/// version and CAVS_ERROR_INVALID_ARGUMENT for an inconsistent definition
+/// (the message names the model and the function).
+CAVS_API cavs_status cavs_model_create(const cavs_model_def *def, uint64_t seed,
+                                       cavs_model **out_model);
+
+/// Destroys an instance; NULL is ignored.
+CAVS_API void cavs_model_destroy(cavs_model *model);
+
+/// The definition the instance runs.
+CAVS_API const cavs_model_def *cavs_model_definition(const cavs_model *model);
+/// Its parameters and gradients (owned by the instance).
+CAVS_API cavs_param_store *cavs_model_params(cavs_model *model);
+CAVS_API cavs_grad_store *cavs_model_grads(cavs_model *model);
+
+/// Provides the f32 input `name` (a pull of some vertex function) for the
+/// next forward passes: `count` floats, width of the input per batch vertex
+/// id. The data is copied. i32 inputs come from the batch's attribute of the
+/// same name instead. Fails for an unknown name, an i32 input or a count
+/// that is not a multiple of the width. Setting an input after a train-mode
+/// forward pass cancels its backward pass (∂F may read the input).
+CAVS_API cavs_status cavs_model_set_input(cavs_model *model, const char *name,
+                                          const float *data, int64_t count);
+
+/// Runs F over `batch` and stores the sum of the losses in `*out_loss`
+/// (may be NULL). The batch's types must match the model's vertex functions
+/// (same count and arities), its attributes must provide every i32 input and
+/// set_input every f32 input (for num_vertices vertices); a batch that does
+/// not fit is rejected before anything changes. A failing phase (an
+/// out-of-range token id or label) ends the pass with its status; outputs
+/// and backward are then unavailable until the next successful forward
+/// pass. In train mode the batch must stay alive and unchanged until
+/// cavs_model_backward.
+CAVS_API cavs_status cavs_model_forward(cavs_model *model,
+                                        const cavs_graph_batch *batch,
+                                        cavs_mode mode, double *out_loss);
+
+/// The output `name` (a push) of the last forward pass: `*out_width` floats
+/// per batch vertex id, zeros for vertices whose function does not push it.
+/// NULL (the error message set, `*out_width` 0) for an unknown name, before
+/// any forward pass or after a failed one. Valid until the next forward
+/// pass.
+CAVS_API const float *cavs_model_output(cavs_model *model, const char *name,
+                                        int64_t *out_width);
+
+/// Provides the gradient of output `name` for the next backward pass
+/// (copied; num_vertices * width floats). Outputs without one get zeros.
+/// cavs_model_forward clears them. Fails unless a train-mode forward pass
+/// awaits its backward pass.
+CAVS_API cavs_status cavs_model_set_output_grad(cavs_model *model,
+                                                const char *name,
+                                                const float *data,
+                                                int64_t count);
+
+/// Runs ∂F for the last train-mode forward pass, adding the parameter
+/// gradients to the gradient store. Fails when the last forward pass failed
+/// or was not in train mode, or backward already ran (or failed) for it.
+CAVS_API cavs_status cavs_model_backward(cavs_model *model);
+
+/// The gradient of f32 input `name` computed by the last backward pass
+/// (`*out_width` floats per batch vertex id). NULL (and the error message
+/// set) for an unknown or i32 input, or when no backward pass succeeded
+/// since the last forward pass. Valid until the next forward pass.
+CAVS_API const float *cavs_model_input_grad(cavs_model *model, const char *name,
+                                            int64_t *out_width);
+
+/// One optimizer update from the accumulated gradients, which are then
+/// zeroed. The optimizer must have been created for the instance's params.
+CAVS_API cavs_status cavs_model_step(cavs_model *model,
+                                     cavs_optimizer *optimizer);
+
+/// Timing of the last forward, backward and step.
+CAVS_API cavs_model_timing cavs_model_last_timing(const cavs_model *model);
+
+/// Number of batched tasks and of levels of the last forward pass's
+/// schedule (0 before any).
+CAVS_API int32_t cavs_model_last_num_tasks(const cavs_model *model);
+CAVS_API int32_t cavs_model_last_num_levels(const cavs_model *model);
+/// Number of vertices of the last forward pass's batch: the rows of the
+/// outputs and gradients (0 before any).
+CAVS_API int32_t cavs_model_last_num_vertices(const cavs_model *model);
+
+/// Sets the number of threads the kernels use (>= 1). Process-wide; the
+/// default, applied when the first instance is created, is
+/// $CAVS_NUM_THREADS when it is a positive integer, else the number of
+/// cores.
+CAVS_API cavs_status cavs_set_num_threads(int32_t threads);
+/// The current number of kernel threads.
+CAVS_API int32_t cavs_num_threads(void);
+
+CAVS_EXTERN_C_END
+
+#endif // CAVS_INSTANCE_H

@@ -1,0 +1,157 @@
+//===- program.h - what a generated model library hands the runtime -------===//
+//
+// cavsc compiles a model into phase functions (one per vertex function and
+// execution phase) plus constant descriptors; the runtime's executor
+// (cavs/instance.h) runs them over the tasks of a schedule. This header is
+// the ABI between the two: the generated header includes it, users do not
+// need it.
+//
+// The six phases of a vertex function, in execution order, are the Cavs
+// batching classes of F and of ∂F: eager ops run once over every vertex of
+// the function's type (the whole arena) before the recursion, body ops task
+// by task (backward in reverse task order), lazy ops once over every vertex
+// afterwards.
+//
+// Buffers a phase function sees (see docs/runtime.md, "Execution"):
+// - the function's arena: one row of arena_floats floats per vertex of its
+//   type, in task order (the schedule's local rows); `arena` points at the
+//   row of the call's first vertex;
+// - the task scratch: scratch_floats floats per vertex of the running task
+//   (body phases only);
+// - the shared state and state-gradient buffers: state_width floats per
+//   global row (cavs/schedule.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_PROGRAM_H
+#define CAVS_PROGRAM_H
+
+#include "cavs/model.h"
+
+CAVS_EXTERN_C_BEGIN
+
+/// The version of the structs below (cavs_model_def::version).
+#define CAVS_PROGRAM_VERSION 1
+
+/// Execution phases, in order; index of cavs_function_desc::phases.
+typedef enum cavs_phase {
+  CAVS_PHASE_FORWARD_EAGER = 0,
+  CAVS_PHASE_FORWARD_BODY = 1,
+  CAVS_PHASE_FORWARD_LAZY = 2,
+  CAVS_PHASE_BACKWARD_EAGER = 3,
+  CAVS_PHASE_BACKWARD_BODY = 4,
+  CAVS_PHASE_BACKWARD_LAZY = 5,
+  CAVS_NUM_PHASES = 6,
+} cavs_phase;
+
+/// The arguments of one phase-function call. Every field is 8 bytes wide
+/// (the generated code addresses field i at byte offset 8 * i), and the
+/// order is fixed.
+typedef struct cavs_call {
+  /// Vertices of the call: the task's count (body phases) or the number of
+  /// vertices of the function's type (eager and lazy phases).
+  int64_t rows;
+  /// Arena row of the call's first vertex (row 0 in eager and lazy phases).
+  float *arena;
+  /// Task scratch, `rows` rows (body phases; NULL otherwise).
+  float *scratch;
+  /// Global row 0 of the state buffer.
+  float *state;
+  /// Global row 0 of the state-gradient buffer, zeroed before the backward
+  /// pass (backward phases; NULL in forward phases).
+  float *state_grad;
+  /// Global row of the call's first vertex (body phases; 0 otherwise).
+  int64_t state_begin;
+  /// Body phases: the global rows of the children, slot-major:
+  /// children[k * rows + i] is child slot k of vertex i, or CAVS_NO_CHILD,
+  /// so cavs_op_gather(rows, 0, 1, children + k * rows, ...) gathers slot k.
+  /// NULL in eager and lazy phases.
+  const int32_t *children;
+  /// Body phases: per child slot k, the global row r when slot k's rows are
+  /// exactly r .. r + rows - 1 (gather(k) may then read the state buffer in
+  /// place), or -1. NULL in eager and lazy phases.
+  const int32_t *child_views;
+  /// The batch vertex id of each of the call's vertices (the index of
+  /// cavs_op_gather_rows and cavs_op_scatter_rows).
+  const int32_t *vertices;
+  /// Vertices in the batch (the rows of every pull, push and their
+  /// gradients).
+  int64_t num_vertices;
+  /// Parameter values: the model's parameters (cavs_model_desc order), then
+  /// its packs.
+  float *const *params;
+  /// Parameter gradients, indexed like `params`.
+  float *const *grads;
+  /// The gradient store behind `grads` (touched rows of lookups).
+  cavs_grad_store *grad_store;
+  /// Per pull of the function (cavs_function_desc order): the input of
+  /// every vertex of the batch, `width` values per vertex id (i32 inputs as
+  /// int32 bits).
+  const float *const *pulls;
+  /// Backward phases, per pull: where its gradient goes (added), or NULL
+  /// (an i32 pull). The table is NULL in forward phases.
+  float *const *pull_grads;
+  /// Per push of the function: the output of every vertex of the batch.
+  float *const *pushes;
+  /// Backward phases, per push: the gradient of the output, or NULL (zero).
+  /// The table is NULL in forward phases.
+  const float *const *push_grads;
+  /// Forward phases add the loss of the call here; in backward phases it
+  /// points at a value that is discarded.
+  double *loss;
+} cavs_call;
+
+/// A generated phase function. A failure (an out-of-range token id or
+/// label) returns its status with the message set, before writing the
+/// outputs of the failing op.
+typedef cavs_status (*cavs_phase_fn)(const cavs_call *call);
+
+/// One external input (pull) or output (push) of a vertex function.
+typedef struct cavs_io_desc {
+  const char *name;
+  /// 1 for an i32 value (one int32 per vertex), 0 for f32.
+  int32_t is_i32;
+  /// Values per vertex (1 for i32).
+  int32_t width;
+} cavs_io_desc;
+
+/// One vertex function; its index in the program is the graph's type id.
+typedef struct cavs_function_desc {
+  const char *name;
+  int32_t arity;
+  int32_t num_pulls;
+  int32_t num_pushes;
+  const cavs_io_desc *pulls;
+  const cavs_io_desc *pushes;
+  /// Floats per arena row and per scratch row.
+  int64_t arena_floats;
+  int64_t scratch_floats;
+  /// Indexed by cavs_phase; NULL for a phase without ops.
+  cavs_phase_fn phases[CAVS_NUM_PHASES];
+} cavs_function_desc;
+
+/// The vertex functions compiled under one memory plan.
+typedef struct cavs_program_desc {
+  int32_t num_functions;
+  const cavs_function_desc *functions;
+} cavs_program_desc;
+
+/// Everything a generated model library describes.
+typedef struct cavs_model_def {
+  /// CAVS_PROGRAM_VERSION of the emitting compiler.
+  int32_t version;
+  /// Floats of state per vertex (0 for a model without state).
+  int64_t state_width;
+  /// The parameters.
+  const cavs_model_desc *model;
+  /// Parameters read by a lookup, whose gradient rows are tracked.
+  int32_t num_sparse_params;
+  const int32_t *sparse_params;
+  /// Training: F and ∂F, every value ∂F needs kept in the arena.
+  cavs_program_desc train;
+  /// Inference: F alone, planned without backward (narrower arenas).
+  cavs_program_desc infer;
+} cavs_model_def;
+
+CAVS_EXTERN_C_END
+
+#endif // CAVS_PROGRAM_H

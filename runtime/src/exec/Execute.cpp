@@ -1,0 +1,285 @@
+//===- Execute.cpp - the forward and backward passes ----------------------===//
+//
+// A forward pass checks the batch against the model, schedules it, lays out
+// the buffers (arenas by local row, state by global row, outputs by vertex
+// id) and calls the F phases: eager once per vertex function over its whole
+// arena, body task by task, lazy once per function. The backward pass calls
+// the ∂F phases the same way with the body tasks reversed. Buffers only
+// grow; outputs and gradients are zeroed per pass, arenas, scratch and
+// state are written by the phases before they are read.
+//
+//===----------------------------------------------------------------------===//
+#include "exec/Instance.h"
+
+#include "exec/Stopwatch.h"
+
+#include <algorithm>
+#include <cstddef>
+
+// Generated code addresses field i of cavs_call at byte offset 8 * i.
+#define CAVS_CHECK_CALL_FIELD(field, index)                                    \
+  static_assert(offsetof(cavs_call, field) == 8 * (index) &&                   \
+                    sizeof(cavs_call::field) == 8,                             \
+                "cavs_call::" #field " must be the 8-byte field " #index)
+CAVS_CHECK_CALL_FIELD(rows, 0);
+CAVS_CHECK_CALL_FIELD(arena, 1);
+CAVS_CHECK_CALL_FIELD(scratch, 2);
+CAVS_CHECK_CALL_FIELD(state, 3);
+CAVS_CHECK_CALL_FIELD(state_grad, 4);
+CAVS_CHECK_CALL_FIELD(state_begin, 5);
+CAVS_CHECK_CALL_FIELD(children, 6);
+CAVS_CHECK_CALL_FIELD(child_views, 7);
+CAVS_CHECK_CALL_FIELD(vertices, 8);
+CAVS_CHECK_CALL_FIELD(num_vertices, 9);
+CAVS_CHECK_CALL_FIELD(params, 10);
+CAVS_CHECK_CALL_FIELD(grads, 11);
+CAVS_CHECK_CALL_FIELD(grad_store, 12);
+CAVS_CHECK_CALL_FIELD(pulls, 13);
+CAVS_CHECK_CALL_FIELD(pull_grads, 14);
+CAVS_CHECK_CALL_FIELD(pushes, 15);
+CAVS_CHECK_CALL_FIELD(push_grads, 16);
+CAVS_CHECK_CALL_FIELD(loss, 17);
+static_assert(sizeof(cavs_call) == 8 * 18, "cavs_call has 18 fields");
+#undef CAVS_CHECK_CALL_FIELD
+
+namespace cavs::runtime {
+
+namespace {
+
+constexpr cavs_status kInvalid = CAVS_ERROR_INVALID_ARGUMENT;
+
+const char *phaseName(cavs_phase phase) {
+  static const char *const names[CAVS_NUM_PHASES] = {
+      "forward eager",  "forward body",  "forward lazy",
+      "backward eager", "backward body", "backward lazy"};
+  return names[phase];
+}
+
+bool isBackward(cavs_phase phase) { return phase >= CAVS_PHASE_BACKWARD_EAGER; }
+
+} // namespace
+
+Status ModelInstance::checkBatch(const GraphBatch &batch) const {
+  const cavs_program_desc &program = def_->train;
+  if (batch.numTypes() != program.num_functions)
+    return makeError(kInvalid,
+                     "the batch has {} vertex types but model '{}' has {} "
+                     "vertex functions",
+                     batch.numTypes(), name(), program.num_functions);
+  for (int32_t t = 0; t < program.num_functions; ++t)
+    if (batch.arities[t] != program.functions[t].arity)
+      return makeError(kInvalid,
+                       "vertex type {} has arity {} in the batch but vertex "
+                       "function '{}' of model '{}' has arity {}",
+                       t, batch.arities[t], program.functions[t].name, name(),
+                       program.functions[t].arity);
+  const int64_t n = batch.numVertices();
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const ExternalTensor &input = interface_.inputs[i];
+    const int64_t size = static_cast<int64_t>(inputs_[i].values.size());
+    if (input.isI32) {
+      if (batch.findAttribute(input.name) < 0)
+        return makeError(kInvalid,
+                         "model '{}' reads input '{}' (i32) but the batch has "
+                         "no attribute '{}'",
+                         name(), input.name, input.name);
+    } else if (!inputs_[i].isSet) {
+      return makeError(kInvalid,
+                       "model '{}' reads input '{}' (f32[{}]) but it has not "
+                       "been set (cavs_model_set_input)",
+                       name(), input.name, input.width);
+    } else if (size != n * input.width) {
+      return makeError(kInvalid,
+                       "input '{}' of model '{}' holds {} floats but the "
+                       "batch needs {} ({} vertices of width {})",
+                       input.name, name(), size, n * input.width, n,
+                       input.width);
+    }
+  }
+  return Status();
+}
+
+void ModelInstance::prepareForward(const GraphBatch &batch,
+                                   const cavs_program_desc &program) {
+  schedule_ = buildSchedule(batch);
+  numVertices_ = batch.numVertices();
+  const int64_t n = numVertices_;
+  typeVertices_.resize(schedule_.typeRows.size());
+  for (size_t i = 0; i < typeVertices_.size(); ++i)
+    typeVertices_[i] = schedule_.rowVertices[schedule_.typeRows[i]];
+
+  state_.reserve(n * def_->state_width);
+  int64_t scratchFloats = 0;
+  for (const cavs_task &task : schedule_.tasks)
+    scratchFloats =
+        std::max(scratchFloats,
+                 task.count * program.functions[task.type].scratch_floats);
+  scratch_.reserve(scratchFloats);
+  for (size_t o = 0; o < outputs_.size(); ++o)
+    outputs_[o].values.reserveZeroed(n * interface_.outputs[o].width);
+
+  for (int32_t f = 0; f < program.num_functions; ++f) {
+    const cavs_function_desc &fn = program.functions[f];
+    FunctionState &state = functions_[f];
+    const int64_t rows =
+        schedule_.typeRowOffsets[f + 1] - schedule_.typeRowOffsets[f];
+    state.arena.reserve(rows * fn.arena_floats);
+    for (int32_t i = 0; i < fn.num_pulls; ++i) {
+      const int32_t input = interface_.pullInputs[f][i];
+      const ExternalTensor &tensor = interface_.inputs[input];
+      // An i32 input is the attribute itself, its int32 bits in float slots.
+      state.pulls[i] =
+          tensor.isI32 ? reinterpret_cast<const float *>(
+                             batch.attributes[batch.findAttribute(tensor.name)]
+                                 .values.data())
+                       : inputs_[input].values.data();
+    }
+    for (int32_t i = 0; i < fn.num_pushes; ++i)
+      state.pushes[i] = outputs_[interface_.pushOutputs[f][i]].values.data();
+  }
+}
+
+void ModelInstance::prepareBackward() {
+  const int64_t n = numVertices_;
+  stateGrad_.reserveZeroed(n * def_->state_width);
+  for (size_t i = 0; i < inputs_.size(); ++i)
+    if (!interface_.inputs[i].isI32)
+      inputs_[i].grad.reserveZeroed(n * interface_.inputs[i].width);
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    FunctionState &state = functions_[f];
+    for (size_t i = 0; i < state.pullGrads.size(); ++i) {
+      const int32_t input = interface_.pullInputs[f][i];
+      state.pullGrads[i] =
+          interface_.inputs[input].isI32 ? nullptr : inputs_[input].grad.data();
+    }
+    for (size_t i = 0; i < state.pushGrads.size(); ++i) {
+      Output &output = outputs_[interface_.pushOutputs[f][i]];
+      state.pushGrads[i] = output.hasGrad ? output.grad.data() : nullptr;
+    }
+  }
+}
+
+cavs_call ModelInstance::baseCall(int32_t function, bool backward) {
+  FunctionState &state = functions_[function];
+  cavs_call call{};
+  call.state = state_.data();
+  call.state_grad = backward ? stateGrad_.data() : nullptr;
+  call.num_vertices = numVertices_;
+  call.params = paramTable_.data();
+  call.grads = gradTable_.data();
+  call.grad_store = grads_.get();
+  call.pulls = state.pulls.data();
+  call.pull_grads = backward ? state.pullGrads.data() : nullptr;
+  call.pushes = state.pushes.data();
+  call.push_grads = backward ? state.pushGrads.data() : nullptr;
+  call.loss = backward ? &discardedLoss_ : &loss_;
+  return call;
+}
+
+Status ModelInstance::phaseFailed(cavs_status status,
+                                  const cavs_function_desc &function,
+                                  cavs_phase phase) const {
+  // The op that failed has set the thread's last error message.
+  return makeError(status, "model '{}', vertex function '{}', {} phase: {}",
+                   name(), function.name, phaseName(phase),
+                   cavs_last_error_message());
+}
+
+Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
+                                    cavs_phase phase, double &seconds) {
+  Stopwatch watch;
+  for (int32_t f = 0; f < program.num_functions; ++f) {
+    const cavs_function_desc &fn = program.functions[f];
+    const int32_t begin = schedule_.typeRowOffsets[f];
+    const int32_t rows = schedule_.typeRowOffsets[f + 1] - begin;
+    if (!fn.phases[phase] || rows == 0)
+      continue;
+    cavs_call call = baseCall(f, isBackward(phase));
+    call.rows = rows;
+    call.arena = functions_[f].arena.data();
+    call.vertices = typeVertices_.data() + begin;
+    if (cavs_status status = fn.phases[phase](&call); status != CAVS_OK)
+      return phaseFailed(status, fn, phase);
+  }
+  seconds = watch.seconds();
+  return Status();
+}
+
+Status ModelInstance::runTasks(const cavs_program_desc &program,
+                               cavs_phase phase, double &seconds) {
+  Stopwatch watch;
+  const bool backward = isBackward(phase);
+  const std::vector<cavs_task> &tasks = schedule_.tasks;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const cavs_task &task = tasks[backward ? tasks.size() - 1 - i : i];
+    const cavs_function_desc &fn = program.functions[task.type];
+    if (!fn.phases[phase])
+      continue;
+    cavs_call call = baseCall(task.type, backward);
+    call.rows = task.count;
+    call.arena = functions_[task.type].arena.data() +
+                 int64_t(task.local_begin) * fn.arena_floats;
+    call.scratch = scratch_.data();
+    call.state_begin = task.global_begin;
+    call.children = schedule_.childrenRows.data() + task.children_begin;
+    call.child_views = schedule_.childViews.data() + task.views_begin;
+    call.vertices = typeVertices_.data() + schedule_.typeRowOffsets[task.type] +
+                    task.local_begin;
+    if (cavs_status status = fn.phases[phase](&call); status != CAVS_OK)
+      return phaseFailed(status, fn, phase);
+  }
+  seconds = watch.seconds();
+  return Status();
+}
+
+Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
+                              double &loss) {
+  if (mode != CAVS_MODE_TRAIN && mode != CAVS_MODE_INFER)
+    return makeError(kInvalid, "model '{}': unknown mode {}", name(),
+                     static_cast<int>(mode));
+  CAVS_RETURN_IF_ERROR(checkBatch(batch));
+  // From here on the previous pass is gone, whatever happens.
+  hasOutputs_ = false;
+  hasInputGrads_ = false;
+  backwardBlocker_ = "the last forward pass failed";
+  for (Output &output : outputs_)
+    output.hasGrad = false;
+  timing_ = cavs_model_timing{0, 0, 0, 0, 0, 0, 0, timing_.optimizer};
+
+  const cavs_program_desc &program =
+      mode == CAVS_MODE_TRAIN ? def_->train : def_->infer;
+  Stopwatch watch;
+  prepareForward(batch, program);
+  timing_.schedule = watch.seconds();
+  loss_ = 0;
+  CAVS_RETURN_IF_ERROR(
+      runWholeTypes(program, CAVS_PHASE_FORWARD_EAGER, timing_.forward_eager));
+  CAVS_RETURN_IF_ERROR(
+      runTasks(program, CAVS_PHASE_FORWARD_BODY, timing_.forward_body));
+  CAVS_RETURN_IF_ERROR(
+      runWholeTypes(program, CAVS_PHASE_FORWARD_LAZY, timing_.forward_lazy));
+  loss = loss_;
+  hasOutputs_ = true;
+  backwardBlocker_ =
+      mode == CAVS_MODE_TRAIN ? "" : "the last forward pass ran in infer mode";
+  return Status();
+}
+
+Status ModelInstance::backward() {
+  if (!backwardBlocker_.empty())
+    return makeError(kInvalid, "model '{}': cannot run backward: {}", name(),
+                     backwardBlocker_);
+  backwardBlocker_ = "backward already ran for the last forward pass";
+  prepareBackward();
+  const cavs_program_desc &program = def_->train;
+  CAVS_RETURN_IF_ERROR(runWholeTypes(program, CAVS_PHASE_BACKWARD_EAGER,
+                                     timing_.backward_eager));
+  CAVS_RETURN_IF_ERROR(
+      runTasks(program, CAVS_PHASE_BACKWARD_BODY, timing_.backward_body));
+  CAVS_RETURN_IF_ERROR(
+      runWholeTypes(program, CAVS_PHASE_BACKWARD_LAZY, timing_.backward_lazy));
+  hasInputGrads_ = true;
+  return Status();
+}
+
+} // namespace cavs::runtime

@@ -1,0 +1,135 @@
+//===- Instance.h - the executor of compiled models -----------------------===//
+//
+// ModelInstance is the object behind cavs_model: a checked model definition
+// with its parameter and gradient stores, and the buffers and pointer tables
+// its phase functions run on. forward() schedules a batch and runs the
+// F phases, eager over whole arenas and body task by task; backward() runs
+// the ∂F phases, the body in reverse task order. See docs/runtime.md,
+// "Execution".
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_EXEC_INSTANCE_H
+#define CAVS_RUNTIME_EXEC_INSTANCE_H
+
+#include "api/Handles.h"
+#include "cavs/instance.h"
+#include "exec/Buffers.h"
+#include "exec/Definition.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cavs::runtime {
+
+/// One instance of a compiled model; not thread-safe.
+class ModelInstance {
+public:
+  /// An empty instance, only to be assigned by create().
+  ModelInstance() = default;
+
+  /// Validates `def` (which must outlive the instance) and makes `out` an
+  /// instance of it with zeroed gradients and parameters initialised from
+  /// `seed`; `out` is unchanged on failure.
+  static Status create(const cavs_model_def &def, uint64_t seed,
+                       ModelInstance &out);
+
+  const cavs_model_def &definition() const { return *def_; }
+  const std::string &name() const { return params_->impl.layout().name(); }
+  cavs_param_store *params() { return params_.get(); }
+  cavs_grad_store *grads() { return grads_.get(); }
+
+  /// Copies the f32 input `name` for the next forward passes.
+  Status setInput(std::string_view name, const float *data, int64_t count);
+  /// Runs F over `batch`; `loss` receives the summed loss. A batch that does
+  /// not fit the model is rejected before anything changes.
+  Status forward(const GraphBatch &batch, cavs_mode mode, double &loss);
+  /// The values and width of output `name` of the last forward pass.
+  Status output(std::string_view name, const float *&data,
+                int64_t &width) const;
+  /// Copies the gradient of output `name` for the pending backward pass.
+  Status setOutputGrad(std::string_view name, const float *data, int64_t count);
+  /// Runs ∂F for the last train-mode forward pass.
+  Status backward();
+  /// The gradient and width of f32 input `name` from the last backward.
+  Status inputGrad(std::string_view name, const float *&data,
+                   int64_t &width) const;
+  /// One update of the parameters by `optimizer`, then zeroed gradients.
+  Status step(Optimizer &optimizer);
+
+  const cavs_model_timing &timing() const { return timing_; }
+  int32_t numTasks() const {
+    return static_cast<int32_t>(schedule_.tasks.size());
+  }
+  int32_t numLevels() const { return schedule_.numLevels; }
+  int32_t numVertices() const { return numVertices_; }
+
+private:
+  /// The buffers of one distinct input name.
+  struct Input {
+    /// The last set_input copy (f32 inputs).
+    std::vector<float> values;
+    bool isSet = false;
+    /// Its gradient from the last backward pass.
+    GrowBuffer grad;
+  };
+  /// The buffers of one distinct output name.
+  struct Output {
+    GrowBuffer values;
+    GrowBuffer grad;
+    /// Whether set_output_grad provided `grad` since the last forward.
+    bool hasGrad = false;
+  };
+  /// What the calls of one vertex function point at: its arena and the
+  /// external tensors in its own pull and push order.
+  struct FunctionState {
+    GrowBuffer arena;
+    std::vector<const float *> pulls;
+    std::vector<float *> pullGrads;
+    std::vector<float *> pushes;
+    std::vector<const float *> pushGrads;
+  };
+
+  // Execute.cpp: the passes.
+  Status checkBatch(const GraphBatch &batch) const;
+  void prepareForward(const GraphBatch &batch,
+                      const cavs_program_desc &program);
+  void prepareBackward();
+  cavs_call baseCall(int32_t function, bool backward);
+  Status runWholeTypes(const cavs_program_desc &program, cavs_phase phase,
+                       double &seconds);
+  Status runTasks(const cavs_program_desc &program, cavs_phase phase,
+                  double &seconds);
+  Status phaseFailed(cavs_status status, const cavs_function_desc &function,
+                     cavs_phase phase) const;
+
+  const cavs_model_def *def_ = nullptr;
+  ModelInterface interface_;
+  std::unique_ptr<cavs_param_store> params_;
+  std::unique_ptr<cavs_grad_store> grads_;
+  /// cavs_call::params and ::grads: the parameters, then the packs.
+  std::vector<float *> paramTable_, gradTable_;
+  std::vector<Input> inputs_;
+  std::vector<Output> outputs_;
+  std::vector<FunctionState> functions_;
+
+  // The last forward pass.
+  Schedule schedule_;
+  /// typeVertices_[typeRowOffsets[t] + l]: the vertex of local row l of t.
+  std::vector<int32_t> typeVertices_;
+  GrowBuffer scratch_, state_, stateGrad_;
+  int32_t numVertices_ = 0;
+  double loss_ = 0;
+  /// Where backward calls point cavs_call::loss.
+  double discardedLoss_ = 0;
+  bool hasOutputs_ = false;
+  bool hasInputGrads_ = false;
+  /// Why backward cannot run now; empty when it can.
+  std::string backwardBlocker_ = "no forward pass has run yet";
+  cavs_model_timing timing_{};
+};
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_EXEC_INSTANCE_H

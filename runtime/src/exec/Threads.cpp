@@ -1,0 +1,81 @@
+//===- Threads.cpp - the process-wide kernel thread count -----------------===//
+//
+// cavs_set_num_threads and cavs_num_threads, and the lazy default: a valid
+// $CAVS_NUM_THREADS (a positive decimal integer), else the number of cores.
+// The count is handed to OpenBLAS, which runs the matrix products.
+//
+//===----------------------------------------------------------------------===//
+#include "exec/Threads.h"
+
+#include "api/Guard.h"
+#include "cavs/instance.h"
+
+#include <cblas.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+namespace cavs::runtime {
+
+namespace {
+
+std::once_flag defaultApplied;
+std::atomic<int32_t> currentThreads{1};
+
+/// $CAVS_NUM_THREADS when it is a positive int32, else 0.
+int32_t threadsFromEnvironment() {
+  const char *text = std::getenv("CAVS_NUM_THREADS");
+  if (!text || *text < '0' || *text > '9')
+    return 0;
+  char *end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text, &end, 10);
+  if (errno != 0 || *end != '\0' || value < 1 || value > INT32_MAX)
+    return 0;
+  return static_cast<int32_t>(value);
+}
+
+void applyThreads(int32_t threads) {
+  currentThreads = threads;
+  openblas_set_num_threads(threads);
+}
+
+} // namespace
+
+void initKernelThreads() {
+  std::call_once(defaultApplied, [] {
+    int32_t threads = threadsFromEnvironment();
+    if (threads == 0)
+      threads = static_cast<int32_t>(std::thread::hardware_concurrency());
+    applyThreads(threads > 0 ? threads : 1);
+  });
+}
+
+} // namespace cavs::runtime
+
+using namespace cavs::runtime;
+
+extern "C" {
+
+cavs_status cavs_set_num_threads(int32_t threads) {
+  return guard([&] {
+    if (threads < 1)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "the number of threads must be at least 1, not {}",
+                       threads);
+    initKernelThreads();
+    applyThreads(threads);
+    return Status();
+  });
+}
+
+int32_t cavs_num_threads(void) {
+  initKernelThreads();
+  return currentThreads;
+}
+
+} // extern "C"

@@ -1,0 +1,63 @@
+//===- VertexRows.cpp - per-vertex external data of the generated code ----===//
+//
+// Pulls, pushes and their gradients live in buffers indexed by batch vertex
+// id, while a call's rows are its vertices in task order; these ops move
+// rows between the two through the call's vertex ids. mark_rows records
+// the table rows a lookup's backward pass wrote in the gradient store.
+//
+//===----------------------------------------------------------------------===//
+#include "api/Guard.h"
+#include "api/Handles.h"
+#include "cavs/ops.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace cavs::runtime;
+
+extern "C" {
+
+void cavs_op_gather_rows(int64_t rows, const int32_t *index, const float *src,
+                         int64_t width, float *dst, int64_t ld) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float *out = dst + r * ld;
+    if (src)
+      std::copy_n(src + int64_t(index[r]) * width, width, out);
+    else
+      std::fill(out, out + width, 0.0f);
+  }
+}
+
+void cavs_op_scatter_rows(int64_t rows, const int32_t *index, const float *src,
+                          int64_t ld, float *dst, int64_t width,
+                          int32_t accumulate) {
+  if (!dst)
+    return;
+  // Sequential, so repeated ids accumulate in row order.
+  for (int64_t r = 0; r < rows; ++r) {
+    const float *in = src + r * ld;
+    float *out = dst + int64_t(index[r]) * width;
+    if (accumulate)
+      for (int64_t c = 0; c < width; ++c)
+        out[c] += in[c];
+    else
+      std::copy_n(in, width, out);
+  }
+}
+
+cavs_status cavs_op_mark_rows(cavs_grad_store *grads, int32_t param,
+                              int64_t rows, const int32_t *index,
+                              int64_t index_ld) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireNonNull(grads, "grads"));
+    std::vector<int32_t> marked;
+    marked.reserve(static_cast<size_t>(rows));
+    for (int64_t r = 0; r < rows; ++r)
+      if (index[r * index_ld] >= 0)
+        marked.push_back(index[r * index_ld]);
+    return grads->impl.markRows(param, marked.data(),
+                                static_cast<int64_t>(marked.size()));
+  });
+}
+
+} // extern "C"

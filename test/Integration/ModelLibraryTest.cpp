@@ -1,0 +1,410 @@
+//===- ModelLibraryTest.cpp - compiled model libraries vs. the evaluator --===//
+//
+// Each example model, shrunk with -D, is compiled to a shared object by the
+// CPU backend (with every optimization on, and with each one off), loaded
+// with dlopen and run by the runtime's executor on a batch of several random
+// graphs. Loss, outputs, parameter gradients and input gradients must match
+// the reference evaluator (double precision, vertex by vertex) within 1e-4
+// relative, the inference program must reproduce the training program's
+// forward results, and two runs must agree bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Evaluator/RandomGraph.h"
+#include "test/support/ExampleModels.h"
+#include "compiler/Frontend/Frontend.h"
+#include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Target/ModelLibrary.h"
+#include "dialects/CavsDialect.h"
+
+#include "cavs/instance.h"
+#include "cavs/runtime.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace cavs;
+
+namespace {
+/// One optimization switched off, or none ("all").
+struct Case {
+  test::ExampleModel model;
+  const char *ablation;
+};
+
+std::string caseName(const testing::TestParamInfo<Case> &info) {
+  std::string name = info.param.model.file;
+  name = name.substr(0, name.find('.'));
+  std::string ablation = info.param.ablation;
+  std::replace(ablation.begin(), ablation.end(), '-', '_');
+  return name + "_" + ablation;
+}
+
+/// |a - b| <= 1e-4 (|b| + 1e-3 max|b|): relative per element, with a floor
+/// for elements that cancel to nearly zero in f32.
+void expectClose(llvm::ArrayRef<float> actual, const std::vector<double> &want,
+                 const std::string &what) {
+  ASSERT_EQ(actual.size(), want.size()) << what;
+  double scale = 0;
+  for (double w : want)
+    scale = std::max(scale, std::abs(w));
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_LE(std::abs(actual[i] - want[i]),
+              1e-4 * (std::abs(want[i]) + 1e-3 * scale))
+        << what << "[" << i << "]: got " << actual[i] << ", want " << want[i];
+}
+
+/// The graphs of a batch in the runtime's form, with the inputs and output
+/// gradients laid out by batch vertex id.
+struct BatchInputs {
+  std::unique_ptr<cavs_graph_batch, void (*)(cavs_graph_batch *)> batch{
+      nullptr, cavs_graph_batch_destroy};
+  /// First batch vertex of each graph.
+  std::vector<int32_t> offsets;
+  llvm::StringMap<std::vector<float>> f32Inputs, pushGrads;
+};
+
+class ModelLibraryTest : public testing::TestWithParam<Case> {
+protected:
+  void SetUp() override {
+    context.loadDialect<CavsDialect>();
+    handler.emplace(&context, [](mlir::Diagnostic &diag) {
+      ADD_FAILURE() << diag.str();
+      return mlir::success();
+    });
+    std::string path =
+        std::string(CAVS_EXAMPLES_DIR) + "/" + GetParam().model.file;
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    ASSERT_TRUE(buffer) << "cannot read " << path;
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+    checked = runFrontend(sourceMgr, GetParam().model.defines);
+    ASSERT_TRUE(checked) << path << " does not compile";
+    module = generateMLIR(context, sourceMgr, checked->program);
+    ASSERT_TRUE(module);
+
+    std::string ablation = GetParam().ablation;
+    OptimizationSwitches switches;
+    switches.mergeMatmuls = ablation != "no-merge-matmuls";
+    switches.lazyBatching = ablation != "no-lazy-batching";
+    switches.fusion = ablation != "no-fusion";
+    auto generated = generateModelCode(*module, switches);
+    ASSERT_TRUE(mlir::succeeded(generated));
+    code.emplace(std::move(*generated));
+    llvm::SmallString<128> library;
+    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("cavs-model", "so",
+                                                    library));
+    libraryPath = std::string(library);
+    std::string error;
+    ASSERT_TRUE(mlir::succeeded(writeModelLibrary(
+        *code, CpuTarget{"native", 2},
+        RuntimeLocation{CAVS_RUNTIME_LIBRARY_DIR, CAVS_RUNTIME_INCLUDE_DIR},
+        GetParam().model.file, libraryPath, error)))
+        << error;
+    handle = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    std::string entry = model().getSymName().str() + "_model_def";
+    auto getDefinition =
+        reinterpret_cast<const cavs_model_def *(*)()>(dlsym(handle, entry.c_str()));
+    ASSERT_NE(getDefinition, nullptr) << entry << ": " << dlerror();
+    definition = getDefinition();
+  }
+
+  void TearDown() override {
+    if (handle)
+      dlclose(handle);
+    if (!libraryPath.empty())
+      llvm::sys::fs::remove(libraryPath);
+  }
+
+  /// The training program (F and ∂F), which the evaluator runs too.
+  ModelOp model() { return *code->trainIR->getOps<ModelOp>().begin(); }
+
+  BatchInputs makeBatch(const std::vector<EvalGraph> &graphs);
+  void setParams(cavs_model *instance, llvm::StringMap<EvalTensor> &params);
+
+  llvm::SourceMgr sourceMgr;
+  mlir::MLIRContext context;
+  std::optional<mlir::ScopedDiagnosticHandler> handler;
+  std::unique_ptr<CheckedModule> checked;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::optional<ModelCode> code;
+  std::string libraryPath;
+  void *handle = nullptr;
+  const cavs_model_def *definition = nullptr;
+  /// Widths of the f32 inputs and of the outputs, by name.
+  llvm::StringMap<int64_t> f32Widths, pushWidths;
+};
+
+BatchInputs ModelLibraryTest::makeBatch(const std::vector<EvalGraph> &graphs) {
+  llvm::StringMap<int32_t> typeOf;
+  std::vector<int32_t> arities;
+  for (auto vertex : model().getBody().getOps<VertexOp>()) {
+    typeOf[vertex.getSymName()] = int32_t(arities.size());
+    arities.push_back(int32_t(vertex.getArity()));
+  }
+  size_t maxArity = size_t(*std::max_element(arities.begin(), arities.end()));
+
+  // Every i32 input of any vertex function becomes a batch attribute.
+  std::vector<std::string> attributes;
+  for (auto vertex : model().getBody().getOps<VertexOp>()) {
+    for (auto entry : vertex.getPulls()) {
+      auto type = llvm::cast<mlir::TypeAttr>(entry.getValue()).getValue();
+      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+      if (tensor)
+        f32Widths[entry.getName()] = tensor.getNumElements();
+      else if (!llvm::is_contained(attributes, entry.getName().str()))
+        attributes.push_back(entry.getName().str());
+    }
+    for (auto entry : vertex.getPushes())
+      pushWidths[entry.getName()] =
+          llvm::cast<mlir::RankedTensorType>(
+              llvm::cast<mlir::TypeAttr>(entry.getValue()).getValue())
+              .getNumElements();
+  }
+
+  BatchInputs inputs;
+  int32_t total = 0;
+  for (const EvalGraph &graph : graphs) {
+    inputs.offsets.push_back(total);
+    total += int32_t(graph.vertices.size());
+  }
+  for (const auto &entry : f32Widths)
+    inputs.f32Inputs[entry.getKey()].assign(total * entry.getValue(), 0.0f);
+  for (const auto &entry : pushWidths)
+    inputs.pushGrads[entry.getKey()].assign(total * entry.getValue(), 0.0f);
+
+  cavs_graph_builder *builder = nullptr;
+  EXPECT_EQ(cavs_graph_builder_create(int32_t(arities.size()), arities.data(),
+                                      &builder),
+            CAVS_OK);
+  std::unique_ptr<cavs_graph_builder, void (*)(cavs_graph_builder *)> owner(
+      builder, cavs_graph_builder_destroy);
+  for (const std::string &name : attributes) {
+    int32_t index = 0;
+    EXPECT_EQ(cavs_graph_builder_add_attribute(builder, name.c_str(), &index),
+              CAVS_OK);
+  }
+  for (auto [g, graph] : llvm::enumerate(graphs)) {
+    size_t n = graph.vertices.size();
+    std::vector<int32_t> types(n), children(n * maxArity, CAVS_NO_CHILD);
+    std::vector<std::vector<int32_t>> values(attributes.size(),
+                                             std::vector<int32_t>(n, -1));
+    for (size_t v = 0; v < n; ++v) {
+      const EvalVertex &vertex = graph.vertices[v];
+      int32_t id = inputs.offsets[g] + int32_t(v);
+      types[v] = typeOf.lookup(vertex.function);
+      for (auto [k, child] : llvm::enumerate(vertex.children))
+        children[v * maxArity + k] = int32_t(child);
+      for (auto [a, name] : llvm::enumerate(attributes))
+        if (auto it = vertex.i32Inputs.find(name); it != vertex.i32Inputs.end())
+          values[a][v] = it->second;
+      for (const auto &input : vertex.f32Inputs) {
+        int64_t width = f32Widths.lookup(input.getKey());
+        for (int64_t i = 0; i < width; ++i)
+          inputs.f32Inputs[input.getKey()][id * width + i] =
+              float(input.getValue().data[i]);
+      }
+      for (const auto &grad : vertex.pushGrads) {
+        int64_t width = pushWidths.lookup(grad.getKey());
+        for (int64_t i = 0; i < width; ++i)
+          inputs.pushGrads[grad.getKey()][id * width + i] =
+              float(grad.getValue().data[i]);
+      }
+    }
+    std::vector<const int32_t *> columns;
+    for (const auto &column : values)
+      columns.push_back(column.data());
+    EXPECT_EQ(cavs_graph_builder_add_sample(builder, int32_t(n), types.data(),
+                                            children.data(),
+                                            columns.empty() ? nullptr
+                                                            : columns.data()),
+              CAVS_OK)
+        << cavs_last_error_message();
+  }
+  cavs_graph_batch *batch = nullptr;
+  EXPECT_EQ(cavs_graph_builder_finalize(builder, &batch), CAVS_OK)
+      << cavs_last_error_message();
+  inputs.batch.reset(batch);
+  return inputs;
+}
+
+void ModelLibraryTest::setParams(cavs_model *instance,
+                                 llvm::StringMap<EvalTensor> &params) {
+  cavs_param_store *store = cavs_model_params(instance);
+  for (auto &entry : params) {
+    int32_t index = cavs_param_store_find_param(store, entry.getKey().str().c_str());
+    ASSERT_GE(index, 0) << entry.getKey().str();
+    float *data = cavs_param_store_param_data(store, index);
+    // The evaluator gets the values the f32 code sees.
+    for (size_t i = 0; i < entry.getValue().data.size(); ++i) {
+      data[i] = float(entry.getValue().data[i]);
+      entry.getValue().data[i] = data[i];
+    }
+  }
+}
+
+/// What one run of the library produced, for bitwise comparisons.
+struct RunResult {
+  double loss = 0;
+  std::vector<float> grads;
+  llvm::StringMap<std::vector<float>> outputs;
+};
+
+TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
+  for (GraphShape shape : GetParam().model.shapes) {
+    SCOPED_TRACE("shape " + std::to_string(int(shape)));
+    std::vector<EvalGraph> graphs;
+    for (uint64_t seed : {1, 2, 3}) {
+      RandomGraphOptions options;
+      options.shape = shape;
+      options.numVertices = 5 + 4 * unsigned(seed);
+      options.seed = seed;
+      auto graph = randomGraph(model(), options);
+      ASSERT_TRUE(mlir::succeeded(graph));
+      graphs.push_back(std::move(*graph));
+    }
+    BatchInputs inputs = makeBatch(graphs);
+    llvm::StringMap<EvalTensor> params = randomParams(model(), 7);
+
+    auto run = [&](cavs_mode mode, RunResult &result) {
+      cavs_model *instance = nullptr;
+      ASSERT_EQ(cavs_model_create(definition, 1, &instance), CAVS_OK)
+          << cavs_last_error_message();
+      std::unique_ptr<cavs_model, void (*)(cavs_model *)> owner(
+          instance, cavs_model_destroy);
+      setParams(instance, params);
+      for (const auto &input : inputs.f32Inputs)
+        ASSERT_EQ(cavs_model_set_input(instance, input.getKey().str().c_str(),
+                                       input.getValue().data(),
+                                       int64_t(input.getValue().size())),
+                  CAVS_OK)
+            << cavs_last_error_message();
+      ASSERT_EQ(cavs_model_forward(instance, inputs.batch.get(), mode,
+                                   &result.loss),
+                CAVS_OK)
+          << cavs_last_error_message();
+      for (const auto &grad : pushWidths) {
+        int64_t width = 0;
+        const float *values =
+            cavs_model_output(instance, grad.getKey().str().c_str(), &width);
+        ASSERT_NE(values, nullptr) << cavs_last_error_message();
+        result.outputs[grad.getKey()].assign(
+            values, values + width * cavs_graph_batch_num_vertices(inputs.batch.get()));
+      }
+      if (mode == CAVS_MODE_INFER)
+        return;
+      for (const auto &grad : inputs.pushGrads)
+        ASSERT_EQ(cavs_model_set_output_grad(
+                      instance, grad.getKey().str().c_str(),
+                      grad.getValue().data(), int64_t(grad.getValue().size())),
+                  CAVS_OK)
+            << cavs_last_error_message();
+      ASSERT_EQ(cavs_model_backward(instance), CAVS_OK)
+          << cavs_last_error_message();
+      cavs_grad_store *grads = cavs_model_grads(instance);
+      result.grads.assign(cavs_grad_store_data(grads),
+                          cavs_grad_store_data(grads) +
+                              cavs_grad_store_size(grads));
+      // Input gradients, checked against the evaluator below.
+      for (const auto &input : f32Widths) {
+        int64_t width = 0;
+        const float *values = cavs_model_input_grad(
+            instance, input.getKey().str().c_str(), &width);
+        ASSERT_NE(values, nullptr) << cavs_last_error_message();
+        result.outputs["grad:" + input.getKey().str()].assign(
+            values, values + width * cavs_graph_batch_num_vertices(inputs.batch.get()));
+      }
+      // Parameter gradients by name.
+      cavs_param_store *store = cavs_model_params(instance);
+      for (const auto &param : params) {
+        int32_t index =
+            cavs_param_store_find_param(store, param.getKey().str().c_str());
+        const float *grad = cavs_grad_store_param_data(grads, index);
+        result.outputs["param:" + param.getKey().str()].assign(
+            grad, grad + param.getValue().data.size());
+      }
+    };
+
+    RunResult train, again, infer;
+    run(CAVS_MODE_TRAIN, train);
+    run(CAVS_MODE_TRAIN, again);
+    run(CAVS_MODE_INFER, infer);
+    if (HasFatalFailure())
+      return;
+
+    // The reference: every graph on its own, summed.
+    double loss = 0;
+    llvm::StringMap<std::vector<double>> paramGrads;
+    for (auto [g, graph] : llvm::enumerate(graphs)) {
+      auto reference =
+          evaluate(model(), graph, params, {/*runBackward=*/true});
+      ASSERT_TRUE(mlir::succeeded(reference));
+      loss += reference->loss;
+      for (const auto &grad : reference->paramGrads) {
+        auto &sum = paramGrads[grad.getKey()];
+        sum.resize(grad.getValue().data.size());
+        for (size_t i = 0; i < sum.size(); ++i)
+          sum[i] += grad.getValue().data[i];
+      }
+      for (size_t v = 0; v < graph.vertices.size(); ++v) {
+        int64_t id = inputs.offsets[g] + int64_t(v);
+        std::string where = "vertex " + std::to_string(id);
+        for (const auto &push : reference->pushes[v]) {
+          int64_t width = pushWidths.lookup(push.getKey());
+          for (RunResult *result : {&train, &infer})
+            expectClose(llvm::ArrayRef(result->outputs[push.getKey()])
+                            .slice(id * width, width),
+                        push.getValue().data,
+                        "output " + push.getKey().str() + " of " + where);
+        }
+        for (const auto &input : f32Widths) {
+          int64_t width = input.getValue();
+          auto it = reference->pullGrads[v].find(input.getKey());
+          std::vector<double> want(width, 0.0);
+          if (it != reference->pullGrads[v].end())
+            want = it->getValue().data;
+          expectClose(llvm::ArrayRef(train.outputs["grad:" + input.getKey().str()])
+                          .slice(id * width, width),
+                      want, "input gradient " + input.getKey().str() + " of " +
+                                where);
+        }
+      }
+    }
+    EXPECT_NEAR(train.loss, loss, 1e-4 * std::abs(loss));
+    EXPECT_NEAR(infer.loss, loss, 1e-4 * std::abs(loss));
+    for (const auto &grad : paramGrads)
+      expectClose(train.outputs["param:" + grad.getKey().str()],
+                  grad.getValue(), "gradient of @" + grad.getKey().str());
+
+    // Same seed, same threads: the same bits.
+    EXPECT_EQ(train.loss, again.loss);
+    EXPECT_TRUE(train.grads == again.grads) << "gradients differ run to run";
+    EXPECT_TRUE(train.outputs == again.outputs) << "outputs differ run to run";
+  }
+}
+
+
+std::vector<Case> allCases() {
+  std::vector<Case> cases;
+  for (const test::ExampleModel &model : test::exampleModels())
+    for (const char *ablation :
+         {"all", "no-fusion", "no-lazy-batching", "no-merge-matmuls"})
+      cases.push_back({model, ablation});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, ModelLibraryTest,
+                         testing::ValuesIn(allCases()), caseName);
+} // namespace

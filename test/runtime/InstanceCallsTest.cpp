@@ -1,0 +1,324 @@
+//===- InstanceCallsTest.cpp - the calls the executor makes ---------------===//
+//
+// A probe model whose phase functions only record their cavs_call checks
+// the calling convention of docs/runtime.md, "Execution", field by field
+// against an independently built schedule: which phases run in which order
+// (NULL phases and types without vertices skipped, body tasks reversed in
+// backward), rows, arena offsets, scratch, state rows, children, views,
+// vertex ids, and the parameter, pull and push tables.
+//
+//===----------------------------------------------------------------------===//
+#include "ModelFixtures.h"
+#include "ToyReference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace cavs::test {
+namespace {
+
+/// One recorded call.
+struct Record {
+  int function;
+  int phase;
+  bool infer;
+  cavs_call call;
+  std::vector<int32_t> vertices, children, views;
+  /// Whether the call's arena rows were all zero.
+  bool arenaZero;
+};
+
+constexpr int32_t kArities[] = {0, 2, 1};
+constexpr int64_t kTrainArena[] = {3, 5, 2};
+constexpr int64_t kInferArena[] = {2, 4, 1};
+constexpr int64_t kScratch[] = {0, 7, 1};
+
+std::vector<Record> records;
+/// Whether the node's forward lazy phase writes its output z.
+bool writeOutputs = true;
+
+/// A copy of `count` ints at `data`.
+std::vector<int32_t> copyOf(const int32_t *data, int64_t count) {
+  std::vector<int32_t> values(count);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = data[i];
+  return values;
+}
+
+template <int F, int Phase, bool Infer> cavs_status record(const cavs_call *c) {
+  const bool body =
+      Phase == CAVS_PHASE_FORWARD_BODY || Phase == CAVS_PHASE_BACKWARD_BODY;
+  Record r{F, Phase, Infer, *c, {}, {}, {}, true};
+  r.vertices = copyOf(c->vertices, c->rows);
+  if (body) {
+    r.children = copyOf(c->children, c->rows * kArities[F]);
+    r.views = copyOf(c->child_views, kArities[F]);
+  }
+  const int64_t arena = (Infer ? kInferArena : kTrainArena)[F];
+  r.arenaZero = std::all_of(c->arena, c->arena + c->rows * arena,
+                            [](float v) { return v == 0.0f; });
+  records.push_back(std::move(r));
+  if (Phase == CAVS_PHASE_FORWARD_LAZY && F == 1 && writeOutputs)
+    for (int64_t i = 0; i < c->rows; ++i)
+      c->pushes[1][c->vertices[i] * 4] = 7.0f;
+  if (Phase == CAVS_PHASE_FORWARD_LAZY)
+    *c->loss += 1.5;
+  if (Phase == CAVS_PHASE_FORWARD_EAGER)
+    *c->loss += 0.25;
+  return CAVS_OK;
+}
+
+template <int F, bool Infer> cavs_function_desc probeFunction() {
+  cavs_function_desc fn{};
+  fn.name = F == 0 ? "leaf" : F == 1 ? "node" : "unused";
+  fn.arity = kArities[F];
+  fn.arena_floats = (Infer ? kInferArena : kTrainArena)[F];
+  fn.scratch_floats = kScratch[F];
+  fn.phases[0] = record<F, 0, Infer>;
+  fn.phases[1] = record<F, 1, Infer>;
+  // The leaf has no forward lazy ops.
+  fn.phases[2] = F == 0 ? nullptr : record<F, 2, Infer>;
+  if (!Infer) {
+    fn.phases[3] = record<F, 3, Infer>;
+    fn.phases[4] = record<F, 4, Infer>;
+    fn.phases[5] = record<F, 5, Infer>;
+  }
+  return fn;
+}
+
+const cavs_io_desc kLeafPulls[] = {{"word", 1, 1}, {"x", 0, 2}};
+const cavs_io_desc kNodePulls[] = {{"x", 0, 2}};
+const cavs_io_desc kLeafPushes[] = {{"y", 0, 1}};
+const cavs_io_desc kNodePushes[] = {{"y", 0, 1}, {"z", 0, 4}};
+
+/// The probe's three functions of one program.
+template <bool Infer> std::vector<cavs_function_desc> probeProgram() {
+  std::vector<cavs_function_desc> functions = {probeFunction<0, Infer>(),
+                                               probeFunction<1, Infer>(),
+                                               probeFunction<2, Infer>()};
+  functions[0].num_pulls = 2;
+  functions[0].pulls = kLeafPulls;
+  functions[0].num_pushes = 1;
+  functions[0].pushes = kLeafPushes;
+  functions[1].num_pulls = 1;
+  functions[1].pulls = kNodePulls;
+  functions[1].num_pushes = 2;
+  functions[1].pushes = kNodePushes;
+  return functions;
+}
+
+class InstanceCalls : public ::testing::Test {
+protected:
+  void SetUp() override {
+    records.clear();
+    writeOutputs = true;
+    def.version = CAVS_PROGRAM_VERSION;
+    def.state_width = 3;
+    def.model = &desc;
+    def.num_sparse_params = 1;
+    def.sparse_params = &sparse;
+    def.train = {3, train.data()};
+    def.infer = {3, infer.data()};
+    ASSERT_EQ(cavs_model_create(&def, 5, &model), CAVS_OK)
+        << cavs_last_error_message();
+  }
+  void TearDown() override { cavs_model_destroy(model); }
+
+  /// Leaf typing, trees and shared children, type 2 unused.
+  GraphBatch makeBatch() {
+    GraphBuilder builder({0, 2, 1});
+    builder.addAttribute("word");
+    builder.addSample({1, 1, 0, 0, 0}, {1, 4, 2, 3, -1, -1, -1, -1, -1, -1},
+                      {{-1, -1, 3, 1, 4}});
+    builder.addSample({1, 0}, {1, 1, -1, -1}, {{-1, 5}});
+    builder.addSample({1, 1, 1, 0, 0}, {1, 2, 3, 4, 3, 4, -1, -1, -1, -1},
+                      {{0, 0, 0, 2, 2}});
+    return builder.finalize();
+  }
+
+  void checkWholeTypeCall(const Record &r, const Schedule &schedule,
+                          const std::vector<float *> &arenas) {
+    SCOPED_TRACE("function " + std::to_string(r.function) + " phase " +
+                 std::to_string(r.phase));
+    Span<const int32_t> rows = schedule.typeRows(r.function);
+    EXPECT_EQ(r.call.rows, int64_t(rows.size()));
+    EXPECT_EQ(r.call.arena, arenas[r.function]);
+    EXPECT_EQ(r.call.scratch, nullptr);
+    EXPECT_EQ(r.call.state_begin, 0);
+    EXPECT_EQ(r.call.children, nullptr);
+    EXPECT_EQ(r.call.child_views, nullptr);
+    for (size_t l = 0; l < rows.size(); ++l)
+      EXPECT_EQ(r.vertices[l], schedule.rowVertices()[rows[l]]);
+  }
+
+  void checkTaskCall(const Record &r, const cavs_task &task,
+                     const Schedule &schedule,
+                     const std::vector<float *> &arenas, bool infer) {
+    SCOPED_TRACE("task of function " + std::to_string(task.type));
+    EXPECT_EQ(r.function, task.type);
+    EXPECT_EQ(r.call.rows, task.count);
+    const int64_t arena = (infer ? kInferArena : kTrainArena)[task.type];
+    EXPECT_EQ(r.call.arena, arenas[task.type] + task.local_begin * arena);
+    EXPECT_EQ(r.call.state_begin, task.global_begin);
+    for (int32_t k = 0; k < task.arity; ++k) {
+      Span<const int32_t> slot = schedule.childRows(task, k);
+      EXPECT_EQ(std::vector<int32_t>(r.children.begin() + k * task.count,
+                                     r.children.begin() + (k + 1) * task.count),
+                std::vector<int32_t>(slot.begin(), slot.end()));
+      EXPECT_EQ(r.views[k], schedule.childView(task, k));
+    }
+    for (int32_t i = 0; i < task.count; ++i)
+      EXPECT_EQ(r.vertices[i], schedule.rowVertices()[task.global_begin + i]);
+  }
+
+  /// The tables every call shares.
+  void checkTables(const Record &r, bool backward) {
+    const int32_t numParams = cavs_param_store_num_params(params());
+    for (int32_t i = 0; i < numParams; ++i) {
+      EXPECT_EQ(r.call.params[i], cavs_param_store_param_data(params(), i));
+      EXPECT_EQ(r.call.grads[i], cavs_grad_store_param_data(grads(), i));
+    }
+    EXPECT_EQ(r.call.params[numParams],
+              cavs_param_store_pack_data(params(), 0));
+    EXPECT_EQ(r.call.grads[numParams], cavs_grad_store_pack_data(grads(), 0));
+    EXPECT_EQ(r.call.grad_store, grads());
+    EXPECT_NE(r.call.state, nullptr);
+    EXPECT_NE(r.call.loss, nullptr);
+    EXPECT_EQ(r.call.state_grad != nullptr, backward);
+    EXPECT_EQ(r.call.pull_grads != nullptr, backward);
+    EXPECT_EQ(r.call.push_grads != nullptr, backward);
+  }
+
+  cavs_param_store *params() { return cavs_model_params(model); }
+  cavs_grad_store *grads() { return cavs_model_grads(model); }
+
+  ModelSpec spec = tinyModel();
+  cavs_model_desc desc = spec.desc();
+  int32_t sparse = 0;
+  std::vector<cavs_function_desc> train = probeProgram<false>();
+  std::vector<cavs_function_desc> infer = probeProgram<true>();
+  cavs_model_def def{};
+  cavs_model *model = nullptr;
+};
+
+TEST_F(InstanceCalls, ForwardAndBackwardFollowTheSchedule) {
+  const GraphBatch batch = makeBatch();
+  const Schedule schedule(batch);
+  const int32_t n = batch.numVertices();
+  std::mt19937 rng(1);
+  const std::vector<float> x = randomFloats(rng, 2 * n);
+  ASSERT_EQ(cavs_model_set_input(model, "x", x.data(), 2 * n), CAVS_OK);
+  double loss = 0;
+  ASSERT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_TRAIN, &loss),
+            CAVS_OK);
+  Span<const cavs_task> tasks = schedule.tasks();
+  // Eager of leaf and node (not of the unused type), the tasks, node's lazy.
+  ASSERT_EQ(records.size(), 2 + tasks.size() + 1);
+  EXPECT_EQ(loss, 2 * 0.25 + 1.5);
+  const std::vector<float *> arenas = {records[0].call.arena,
+                                       records[1].call.arena, nullptr};
+  for (size_t i = 0; i < records.size(); ++i) {
+    const Record &r = records[i];
+    checkTables(r, /*backward=*/false);
+    EXPECT_FALSE(r.infer);
+    EXPECT_EQ(r.call.num_vertices, n);
+    EXPECT_TRUE(r.arenaZero) << "a new arena is zeroed";
+    if (i < 2) {
+      EXPECT_EQ(r.function, int(i));
+      EXPECT_EQ(r.phase, CAVS_PHASE_FORWARD_EAGER);
+      checkWholeTypeCall(r, schedule, arenas);
+    } else if (i < 2 + tasks.size()) {
+      EXPECT_EQ(r.phase, CAVS_PHASE_FORWARD_BODY);
+      EXPECT_NE(r.call.scratch, nullptr);
+      EXPECT_EQ(r.call.scratch, records[2].call.scratch);
+      checkTaskCall(r, tasks[i - 2], schedule, arenas, false);
+    } else {
+      EXPECT_EQ(r.function, 1);
+      EXPECT_EQ(r.phase, CAVS_PHASE_FORWARD_LAZY);
+      checkWholeTypeCall(r, schedule, arenas);
+    }
+  }
+  // Pulls: the batch attribute itself (i32) and the set_input copy (f32).
+  const Record &leaf = records[0];
+  EXPECT_EQ(leaf.call.pulls[0],
+            reinterpret_cast<const float *>(batch.attribute("word").data()));
+  EXPECT_EQ(std::vector<float>(leaf.call.pulls[1], leaf.call.pulls[1] + 2 * n),
+            x);
+  EXPECT_EQ(records[1].call.pulls[0], leaf.call.pulls[1]);
+  // Pushes: the output buffers, shared by name.
+  int64_t width = 0;
+  const float *y = cavs_model_output(model, "y", &width);
+  EXPECT_EQ(width, 1);
+  const float *z = cavs_model_output(model, "z", &width);
+  EXPECT_EQ(width, 4);
+  EXPECT_EQ(leaf.call.pushes[0], y);
+  EXPECT_EQ(records[1].call.pushes[0], y);
+  EXPECT_EQ(records[1].call.pushes[1], z);
+  for (int32_t v = 0; v < n; ++v)
+    EXPECT_EQ(z[v * 4], batch.types()[v] == 1 ? 7.0f : 0.0f);
+
+  // Backward: eager per type, tasks in reverse, lazy per type.
+  const std::vector<float> dy(n, 1.0f);
+  ASSERT_EQ(cavs_model_set_output_grad(model, "y", dy.data(), n), CAVS_OK);
+  records.clear();
+  ASSERT_EQ(cavs_model_backward(model), CAVS_OK);
+  ASSERT_EQ(records.size(), 2 + tasks.size() + 2);
+  const float *dx = cavs_model_input_grad(model, "x", &width);
+  EXPECT_EQ(width, 2);
+  for (size_t i = 0; i < records.size(); ++i) {
+    const Record &r = records[i];
+    checkTables(r, /*backward=*/true);
+    if (i < 2 || i >= 2 + tasks.size()) {
+      EXPECT_EQ(r.phase,
+                i < 2 ? CAVS_PHASE_BACKWARD_EAGER : CAVS_PHASE_BACKWARD_LAZY);
+      EXPECT_EQ(r.function, int(i < 2 ? i : i - 2 - tasks.size()));
+      checkWholeTypeCall(r, schedule, arenas);
+    } else {
+      EXPECT_EQ(r.phase, CAVS_PHASE_BACKWARD_BODY);
+      checkTaskCall(r, tasks[tasks.size() - 1 - (i - 2)], schedule, arenas,
+                    false);
+    }
+    if (r.function == 0) {
+      EXPECT_EQ(r.call.pull_grads[0], nullptr) << "i32 inputs have none";
+      EXPECT_EQ(r.call.pull_grads[1], dx);
+      EXPECT_NE(r.call.push_grads[0], nullptr);
+    } else {
+      EXPECT_EQ(r.call.pull_grads[0], dx);
+      EXPECT_NE(r.call.push_grads[0], nullptr);
+      EXPECT_EQ(r.call.push_grads[1], nullptr) << "z has no gradient";
+    }
+  }
+  EXPECT_EQ(std::vector<float>(records[0].call.push_grads[0],
+                               records[0].call.push_grads[0] + n),
+            dy);
+}
+
+TEST_F(InstanceCalls, InferModeUsesTheInferProgramAndClearsOutputs) {
+  const GraphBatch batch = makeBatch();
+  const Schedule schedule(batch);
+  const int32_t n = batch.numVertices();
+  const std::vector<float> x(2 * n, 1.0f);
+  ASSERT_EQ(cavs_model_set_input(model, "x", x.data(), 2 * n), CAVS_OK);
+  ASSERT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_TRAIN, nullptr),
+            CAVS_OK);
+  records.clear();
+  writeOutputs = false;
+  ASSERT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_INFER, nullptr),
+            CAVS_OK);
+  const std::vector<float *> arenas = {records[0].call.arena,
+                                       records[1].call.arena, nullptr};
+  Span<const cavs_task> tasks = schedule.tasks();
+  ASSERT_EQ(records.size(), 2 + tasks.size() + 1);
+  for (size_t i = 0; i < records.size(); ++i) {
+    EXPECT_TRUE(records[i].infer);
+    if (i >= 2 && i < 2 + tasks.size())
+      checkTaskCall(records[i], tasks[i - 2], schedule, arenas, true);
+  }
+  // The outputs were zeroed, and nothing wrote them this time.
+  const float *z = cavs_model_output(model, "z", nullptr);
+  EXPECT_TRUE(std::all_of(z, z + 4 * n, [](float v) { return v == 0.0f; }));
+}
+
+} // namespace
+} // namespace cavs::test

@@ -1,0 +1,43 @@
+//===- ExampleModels.h - the example models as test cases -------*- C++ -*-===//
+//
+// Every model of examples/models, shrunk with -D overrides so that a test
+// can compile and evaluate it in milliseconds, with the graph shapes it is
+// meant for. Shared by the gradient checks and the model-library tests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAVS_TEST_SUPPORT_EXAMPLEMODELS_H
+#define CAVS_TEST_SUPPORT_EXAMPLEMODELS_H
+
+#include "compiler/Evaluator/RandomGraph.h"
+
+#include <string>
+#include <vector>
+
+namespace cavs::test {
+
+struct ExampleModel {
+  /// File name in examples/models.
+  const char *file;
+  /// -D overrides of its dims.
+  std::vector<std::string> defines;
+  std::vector<GraphShape> shapes;
+};
+
+inline const std::vector<ExampleModel> &exampleModels() {
+  static const std::vector<ExampleModel> models = {
+      {"treelstm.cavs",
+       {"V=20", "E=6", "H=5", "C=3"},
+       {GraphShape::Tree, GraphShape::Dag}},
+      {"treefc.cavs", {"V=20", "H=6", "C=3"}, {GraphShape::Tree}},
+      {"chainlstm.cavs", {"V=20", "E=6", "H=5"}, {GraphShape::Chain}},
+      {"treegru.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
+      {"twotype.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
+      {"dag.cavs", {"F=4", "H=5", "C=3"}, {GraphShape::Dag}},
+  };
+  return models;
+}
+
+} // namespace cavs::test
+
+#endif // CAVS_TEST_SUPPORT_EXAMPLEMODELS_H
