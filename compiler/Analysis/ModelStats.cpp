@@ -9,6 +9,7 @@
 
 #include "compiler/Analysis/ModelStats.h"
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -16,22 +17,71 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
-struct PhaseCounts {
-  unsigned ops = 0, kernels = 0, gemms = 0;
-};
+int64_t elements(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? tensor.getNumElements() : 1;
+}
 
-/// Counts the top-level ops of `block` by batching class.
-void countBlock(Block &block, PhaseCounts (&counts)[3]) {
+/// FLOPs of one vertex's share of `op`.
+int64_t flopsOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case([](MatmulOp matmul) {
+        return 2 * elements(matmul.getLhs().getType());
+      })
+      .Case([](ParamGradOuterOp outer) {
+        return 2 * elements(outer.getDy().getType()) *
+               elements(outer.getX().getType());
+      })
+      .Case([](FusedOp fused) {
+        int64_t flops = 0;
+        for (Operation &inner : fused.getBody().front().without_terminator())
+          if (!isa<ConstantOp>(inner))
+            flops += flopsOf(&inner);
+        return flops;
+      })
+      .Case([](SumOp sum) {
+        return (int64_t(sum.getInputs().size()) - 1) *
+               elements(sum.getType());
+      })
+      .Case<SoftmaxOp, SoftmaxCrossEntropyOp, SoftmaxCrossEntropyGradOp>(
+          [](Operation *softmax) {
+            return 4 * elements(softmax->getOperand(0).getType());
+          })
+      .Case<ParamGradOp, ReduceSumOp>([](Operation *reduce) {
+        return elements(reduce->getOperand(reduce->getNumOperands() - 1)
+                            .getType());
+      })
+      .Default([](Operation *other) -> int64_t {
+        if (other->hasTrait<cavs::OpTrait::ElementwiseMath>() ||
+            isa<ReluGradOp>(other))
+          return elements(other->getResult(0).getType());
+        return 0;
+      });
+}
+
+/// Bytes one vertex moves between its rows and the state buffers.
+int64_t copyBytesOf(Operation *op) {
+  if (isa<GatherOp, StateGradOp>(op))
+    return 4 * elements(op->getResult(0).getType());
+  if (isa<ScatterOp, ChildGradOp>(op))
+    return 4 * elements(op->getOperand(0).getType());
+  return 0;
+}
+
+/// Adds the top-level ops of `block` to `phases` by batching class.
+void countBlock(Block &block, PhaseStats *phases) {
   for (Operation &op : block) {
     if (isa<ParamRefOp, ConstantOp, BackwardOp>(op))
       continue;
     auto kind =
         op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
-    PhaseCounts &phase =
-        counts[static_cast<unsigned>(kind ? kind.getValue() : BatchingKind::body)];
+    PhaseStats &phase =
+        phases[static_cast<unsigned>(kind ? kind.getValue() : BatchingKind::body)];
     ++phase.ops;
     phase.kernels += isa<FusedOp>(op);
     phase.gemms += isa<MatmulOp, ParamGradOuterOp>(op);
+    phase.flops += flopsOf(&op);
+    phase.copyBytes += copyBytesOf(&op);
   }
 }
 
@@ -41,27 +91,36 @@ int64_t intAttr(Operation *op, StringRef name) {
 }
 } // namespace
 
+std::array<PhaseStats, 6> cavs::vertexPhaseStats(VertexOp vertex) {
+  std::array<PhaseStats, 6> phases;
+  countBlock(vertex.getBody().front(), phases.data());
+  if (BackwardOp region = vertex.getBackward())
+    countBlock(region.getBody().front(), phases.data() + 3);
+  return phases;
+}
+
 void cavs::printModelStats(ModelOp model, llvm::raw_ostream &os) {
   os << "model " << model.getSymName() << "\n";
   for (auto vertex : model.getBody().getOps<VertexOp>()) {
-    PhaseCounts forward[3], backward[3];
-    countBlock(vertex.getBody().front(), forward);
-    if (BackwardOp region = vertex.getBackward())
-      countBlock(region.getBody().front(), backward);
-
+    std::array<PhaseStats, 6> phases = vertexPhaseStats(vertex);
     os << "vertex @" << vertex.getSymName() << " (arity "
        << vertex.getArity() << "): arena "
        << intAttr(vertex, CavsDialect::kArenaWidthAttrName)
        << " floats per vertex, scratch "
        << intAttr(vertex, CavsDialect::kScratchWidthAttrName)
        << " floats per task row\n";
-    os << "  phase        ops  kernels  gemms\n";
-    for (auto [name, counts] : {std::pair("F ", forward), {"dF", backward}})
-      for (BatchingKind kind :
-           {BatchingKind::eager, BatchingKind::body, BatchingKind::lazy}) {
-        const PhaseCounts &c = counts[static_cast<unsigned>(kind)];
-        os << "  " << name << " " << llvm::left_justify(stringifyBatchingKind(kind), 6)
-           << llvm::format("%7u  %7u  %5u\n", c.ops, c.kernels, c.gemms);
-      }
+    os << "  phase        ops  kernels  gemms  flops/vertex  copied bytes\n";
+    int64_t flops[2] = {0, 0};
+    for (auto [i, phase] : llvm::enumerate(phases)) {
+      auto kind = static_cast<BatchingKind>(i % 3);
+      os << "  " << (i < 3 ? "F " : "dF") << " "
+         << llvm::left_justify(stringifyBatchingKind(kind), 6)
+         << llvm::format("%7u  %7u  %5u  %12lld  %12lld\n", phase.ops,
+                         phase.kernels, phase.gemms, (long long)phase.flops,
+                         (long long)phase.copyBytes);
+      flops[i / 3] += phase.flops;
+    }
+    os << llvm::format("  per vertex: F %.3f MFLOP, dF %.3f MFLOP\n",
+                       flops[0] * 1e-6, flops[1] * 1e-6);
   }
 }

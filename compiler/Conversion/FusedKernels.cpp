@@ -158,22 +158,30 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
   return kernel;
 }
 
-LogicalResult cavs::buildModelKernels(ModelOp model, ModuleOp target,
-                                      StringRef prefix) {
+LogicalResult
+cavs::forEachModelKernel(ModelOp model, StringRef prefix,
+                         function_ref<LogicalResult(FusedOp, StringRef)> fn) {
   for (auto vertex : model.getBody().getOps<VertexOp>()) {
     unsigned count = 0;
     WalkResult walk = vertex.walk([&](FusedOp fused) {
-      std::string name = (prefix + "_" + vertex.getSymName() +
-                          "_k" + Twine(count++))
-                             .str();
-      if (failed(buildFusedKernel(fused, target, name)))
-        return WalkResult::interrupt();
-      fused->setAttr(kKernelAttrName,
-                     FlatSymbolRefAttr::get(fused.getContext(), name));
-      return WalkResult::advance();
+      std::string name =
+          (prefix + "_" + vertex.getSymName() + "_k" + Twine(count++)).str();
+      return failed(fn(fused, name)) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return failure();
   }
   return success();
+}
+
+LogicalResult cavs::buildModelKernels(ModelOp model, ModuleOp target,
+                                      StringRef prefix) {
+  return forEachModelKernel(model, prefix, [&](FusedOp fused, StringRef name) {
+    if (failed(buildFusedKernel(fused, target, name)))
+      return failure();
+    fused->setAttr(kKernelAttrName,
+                   FlatSymbolRefAttr::get(fused.getContext(), name));
+    return success();
+  });
 }

@@ -31,10 +31,17 @@ buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
 /// The attribute that names a cavs.fused op's kernel function.
 inline constexpr llvm::StringLiteral kKernelAttrName = "cavs.kernel";
 
-/// Builds the kernels of every cavs.fused op of `model` (F and ∂F of every
-/// vertex function) into `target`, named `<prefix>_<vertex>_k<N>` in
-/// program order, and records each name in the fused op's `cavs.kernel`
-/// attribute.
+/// Calls `fn` on every cavs.fused op of `model` (F and ∂F of every vertex
+/// function) in program order, with the name of its kernel,
+/// `<prefix>_<vertex>_k<N>`; stops at the first failure. Every backend names
+/// its kernels this way.
+mlir::LogicalResult forEachModelKernel(
+    ModelOp model, llvm::StringRef prefix,
+    llvm::function_ref<mlir::LogicalResult(FusedOp, llvm::StringRef)> fn);
+
+/// Builds the kernels of every cavs.fused op of `model` into `target`, named
+/// as forEachModelKernel says, and records each name in the fused op's
+/// `cavs.kernel` attribute.
 mlir::LogicalResult buildModelKernels(ModelOp model, mlir::ModuleOp target,
                                       llvm::StringRef prefix);
 

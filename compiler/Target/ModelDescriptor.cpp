@@ -8,6 +8,8 @@
 
 #include "compiler/Target/ModelDescriptor.h"
 
+#include "compiler/Analysis/ModelStats.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
@@ -73,6 +75,14 @@ void writeProgram(const CompiledProgram &program, StringRef name,
        << width(CavsDialect::kScratchWidthAttrName) << ",\n   {";
     llvm::interleaveComma(function.phases, os, [&](const std::string &symbol) {
       os << (symbol.empty() ? "NULL" : symbol);
+    });
+    std::array<PhaseStats, 6> stats = vertexPhaseStats(vertex);
+    os << "},\n   {";
+    llvm::interleaveComma(stats, os,
+                          [&](const PhaseStats &phase) { os << phase.flops; });
+    os << "},\n   {";
+    llvm::interleaveComma(stats, os, [&](const PhaseStats &phase) {
+      os << phase.copyBytes;
     });
     os << "}},\n";
   }

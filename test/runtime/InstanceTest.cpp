@@ -272,6 +272,50 @@ TEST(Instance, ReportsTasksLevelsAndTiming) {
             0.0);
 }
 
+// The work of a pass is the compiler's per-vertex counts times the vertices
+// of each type: the train program's in train mode, the infer program's in
+// infer mode.
+TEST(Instance, ReportsWorkFromThePerVertexCounts) {
+  auto toy = leafSumModel();
+  for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase)
+    for (size_t f = 0; f < toy->train.size(); ++f) {
+      toy->train[f].flops[phase] = int64_t(10 * (f + 1) + phase);
+      toy->train[f].copy_bytes[phase] = int64_t(f + 1);
+      toy->infer[f].flops[phase] = int64_t(100 * (f + 1));
+    }
+  toy->link();
+  std::mt19937 rng(11);
+  BatchShape shape;
+  shape.leafTyping = true;
+  const GraphBatch batch = randomBatch(rng, 5, 12, shape);
+  Model model(toy->def, 1);
+  model.setInput("x", randomFloats(rng, batch.numVertices()));
+  int64_t vertices[2] = {0, 0};
+  for (int32_t type : batch.types())
+    ++vertices[type];
+
+  model.forward(batch);
+  model.backward();
+  cavs_model_work work = cavs_model_last_work(model.get());
+  double forward = 0, backward = 0, bytes = 0;
+  for (int f = 0; f < 2; ++f)
+    for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase) {
+      (phase < 3 ? forward : backward) +=
+          double(vertices[f]) * (10 * (f + 1) + phase);
+      bytes += double(vertices[f]) * (f + 1);
+    }
+  EXPECT_EQ(work.forward_flops, forward);
+  EXPECT_EQ(work.backward_flops, backward);
+  EXPECT_EQ(work.copy_bytes, bytes);
+
+  model.infer(batch);
+  work = cavs_model_last_work(model.get());
+  EXPECT_EQ(work.forward_flops,
+            double(vertices[0]) * 300 + double(vertices[1]) * 600);
+  EXPECT_EQ(work.backward_flops, 0.0);
+  EXPECT_EQ(cavs_model_last_work(nullptr).forward_flops, 0.0);
+}
+
 TEST(Instance, KernelThreadCount) {
   const int32_t original = cavs_num_threads();
   EXPECT_GE(original, 1);

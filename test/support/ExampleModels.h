@@ -34,6 +34,10 @@ inline const std::vector<ExampleModel> &exampleModels() {
       {"treegru.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
       {"twotype.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
       {"dag.cavs", {"F=4", "H=5", "C=3"}, {GraphShape::Dag}},
+      {"treelstm2type.cavs",
+       {"V=20", "E=6", "H=5", "C=3"},
+       {GraphShape::Tree, GraphShape::Dag}},
+      {"lattice.cavs", {"A=7", "V=9", "E=4", "H=5"}, {GraphShape::Dag}},
   };
   return models;
 }

@@ -9,9 +9,11 @@
 
 #include "compiler/Analysis/ModelStats.h"
 #include "compiler/Config.h"
+#include "compiler/Conversion/CudaKernels.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Target/CudaCompiler.h"
 #include "compiler/Target/ModelLibrary.h"
 #include "dialects/CavsDialect.h"
 
@@ -39,7 +41,19 @@ using namespace llvm;
 
 namespace {
 /// The stage whose result cavsc writes out.
-enum class Emit { AST, MLIR, OptimizedMLIR, Stats, LLVM, Object, Header, SO };
+enum class Emit {
+  AST,
+  MLIR,
+  OptimizedMLIR,
+  Stats,
+  LLVM,
+  Object,
+  Header,
+  SO,
+  Cuda,
+  Ptx,
+  Cubin
+};
 
 cl::OptionCategory category("cavsc options");
 
@@ -50,8 +64,8 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)
                                     cl::cat(category));
 cl::opt<Emit> emit(
     "emit",
-    cl::desc("What to emit (default: from the -o suffix: .so, .h, .o, .ll; "
-             "else mlir)"),
+    cl::desc("What to emit (default: from the -o suffix: .so, .h, .o, .ll, "
+             ".cu, .ptx, .cubin; else mlir)"),
     cl::init(Emit::MLIR),
     cl::values(
         clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
@@ -72,7 +86,14 @@ cl::opt<Emit> emit(
                    "the C/C++ header of the model library"),
         clEnumValN(Emit::SO, "so",
                    "the model library: a shared object linked against the "
-                   "cavs runtime")),
+                   "cavs runtime"),
+        clEnumValN(Emit::Cuda, "cuda",
+                   "CUDA C source of the model's fused kernels (training and "
+                   "inference programs)"),
+        clEnumValN(Emit::Ptx, "ptx",
+                   "those CUDA kernels compiled by NVRTC to compute_90 PTX"),
+        clEnumValN(Emit::Cubin, "cubin",
+                   "those CUDA kernels compiled by NVRTC to an sm_90 CUBIN")),
     cl::cat(category));
 cl::opt<std::string> targetName("target", cl::init("cpu"),
                                 cl::desc("Device to compile for: cpu"),
@@ -121,6 +142,9 @@ Emit resolveEmit() {
       .Case(".h", Emit::Header)
       .Case(".o", Emit::Object)
       .Case(".ll", Emit::LLVM)
+      .Case(".cu", Emit::Cuda)
+      .Case(".ptx", Emit::Ptx)
+      .Case(".cubin", Emit::Cubin)
       .Default(Emit::MLIR);
 }
 
@@ -143,6 +167,32 @@ cavs::RuntimeLocation locateRuntime(const char *argv0) {
   runtime.includeDir = sys::fs::exists(header) ? std::string(include)
                                                : CAVS_RUNTIME_SOURCE_INCLUDE_DIR;
   return runtime;
+}
+
+/// Writes the CUDA C source of the kernels of both of `code`'s programs, or
+/// (`kind` Ptx or Cubin) what NVRTC compiles it to.
+LogicalResult emitCuda(cavs::ModelCode &code, Emit kind, raw_ostream &os) {
+  std::string model = code.train.model.getSymName().str();
+  std::string source;
+  raw_string_ostream sourceStream(source);
+  if (failed(cavs::emitCudaKernels({{code.train.model, model + "_train"},
+                                    {code.infer.model, model + "_infer"}},
+                                   sourceStream)))
+    return failure();
+  if (kind == Emit::Cuda) {
+    os << source;
+    return success();
+  }
+  std::string binary, error;
+  if (failed(cavs::compileCuda(source, model + ".cu",
+                               kind == Emit::Ptx ? cavs::CudaBinary::Ptx
+                                                 : cavs::CudaBinary::Cubin,
+                               binary, error))) {
+    WithColor::error(errs(), "cavsc") << error << "\n";
+    return failure();
+  }
+  os << binary;
+  return success();
 }
 
 /// Runs the pipeline up to `kind` and writes the result to `os` (or, for a
@@ -202,6 +252,8 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind,
   FailureOr<cavs::ModelCode> code = cavs::generateModelCode(*module, switches);
   if (failed(code))
     return failure();
+  if (kind == Emit::Cuda || kind == Emit::Ptx || kind == Emit::Cubin)
+    return emitCuda(*code, kind, os);
   cavs::CpuTarget target{cpu, optLevel};
   if (kind == Emit::SO) {
     std::string error;
@@ -231,7 +283,10 @@ int main(int argc, char **argv) {
       "  cavsc model.cavs --emit=mlir-optimized\n"
       "                                   print the IR the backends compile\n"
       "  cavsc model.cavs -o libmodel.so  the model library (C ABI, see the\n"
-      "                                   header from -o model.h)\n");
+      "                                   header from -o model.h)\n"
+      "  cavsc model.cavs --emit=cuda     print the CUDA C source of its\n"
+      "                                   kernels (--emit=ptx, --emit=cubin:\n"
+      "                                   compiled by NVRTC for sm_90)\n");
 
   std::string error;
   if (targetName != "cpu") {

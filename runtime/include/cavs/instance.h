@@ -132,6 +132,20 @@ CAVS_API cavs_status cavs_model_step(cavs_model *model,
 /// Timing of the last forward, backward and step.
 CAVS_API cavs_model_timing cavs_model_last_timing(const cavs_model *model);
 
+/// The work of the last forward and backward passes, from the compiler's
+/// per-vertex counts (cavs_function_desc::flops, copy_bytes) times the
+/// vertices of each type; divide by cavs_model_timing for achieved rates.
+typedef struct cavs_model_work {
+  double forward_flops;
+  double backward_flops;
+  /// Bytes gathered and scattered between vertex rows and the state (and,
+  /// in backward, state-gradient) buffers, forward plus backward.
+  double copy_bytes;
+} cavs_model_work;
+
+/// The work of the last passes (backward fields 0 until backward runs).
+CAVS_API cavs_model_work cavs_model_last_work(const cavs_model *model);
+
 /// Number of batched tasks and of levels of the last forward pass's
 /// schedule (0 before any).
 CAVS_API int32_t cavs_model_last_num_tasks(const cavs_model *model);

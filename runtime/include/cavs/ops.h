@@ -14,7 +14,9 @@
 // - the model state is one global row-major buffer, one row of `width`
 //   floats per vertex of the batch (ld = width); children are passed as
 //   `rows * arity` global state rows, children[r * arity + k], with -1
-//   (CAVS_NO_CHILD) for an absent child.
+//   (CAVS_NO_CHILD) for an absent child. The schedule stores them slot-major
+//   (cavs_call::children), so generated code passes slot k's column as
+//   k = 0, arity = 1, children + k * rows.
 //
 // The generated code is trusted: pointers and sizes are not validated
 // (pointers may be NULL only when nothing is read or written through them,

@@ -127,6 +127,12 @@ typedef struct cavs_function_desc {
   int64_t scratch_floats;
   /// Indexed by cavs_phase; NULL for a phase without ops.
   cavs_phase_fn phases[CAVS_NUM_PHASES];
+  /// Per vertex and phase (cavs_phase order): floating-point operations
+  /// (a multiply-add counts 2) and bytes copied between the vertex's rows
+  /// and the state buffers, as counted by the compiler (cavsc --emit=stats);
+  /// the runtime reports the work of each pass from them.
+  int64_t flops[CAVS_NUM_PHASES];
+  int64_t copy_bytes[CAVS_NUM_PHASES];
 } cavs_function_desc;
 
 /// The vertex functions compiled under one memory plan.

@@ -143,6 +143,10 @@ cavs_model_timing cavs_model_last_timing(const cavs_model *model) {
   return model ? model->impl.timing() : cavs_model_timing{};
 }
 
+cavs_model_work cavs_model_last_work(const cavs_model *model) {
+  return model ? model->impl.work() : cavs_model_work{};
+}
+
 int32_t cavs_model_last_num_tasks(const cavs_model *model) {
   return model ? model->impl.numTasks() : 0;
 }

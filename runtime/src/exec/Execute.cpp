@@ -232,6 +232,19 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
   return Status();
 }
 
+void ModelInstance::addWork(const cavs_program_desc &program, int first,
+                            double &flops) {
+  for (int32_t t = 0; t < program.num_functions; ++t) {
+    const cavs_function_desc &function = program.functions[t];
+    const double vertices =
+        schedule_.typeRowOffsets[t + 1] - schedule_.typeRowOffsets[t];
+    for (int phase = first; phase < first + 3; ++phase) {
+      flops += vertices * double(function.flops[phase]);
+      work_.copy_bytes += vertices * double(function.copy_bytes[phase]);
+    }
+  }
+}
+
 Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
                               double &loss) {
   if (mode != CAVS_MODE_TRAIN && mode != CAVS_MODE_INFER)
@@ -251,6 +264,8 @@ Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
   Stopwatch watch;
   prepareForward(batch, program);
   timing_.schedule = watch.seconds();
+  work_ = cavs_model_work{};
+  addWork(program, CAVS_PHASE_FORWARD_EAGER, work_.forward_flops);
   loss_ = 0;
   CAVS_RETURN_IF_ERROR(
       runWholeTypes(program, CAVS_PHASE_FORWARD_EAGER, timing_.forward_eager));
@@ -272,6 +287,7 @@ Status ModelInstance::backward() {
   backwardBlocker_ = "backward already ran for the last forward pass";
   prepareBackward();
   const cavs_program_desc &program = def_->train;
+  addWork(program, CAVS_PHASE_BACKWARD_EAGER, work_.backward_flops);
   CAVS_RETURN_IF_ERROR(runWholeTypes(program, CAVS_PHASE_BACKWARD_EAGER,
                                      timing_.backward_eager));
   CAVS_RETURN_IF_ERROR(

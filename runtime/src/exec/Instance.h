@@ -59,6 +59,7 @@ public:
   Status step(Optimizer &optimizer);
 
   const cavs_model_timing &timing() const { return timing_; }
+  const cavs_model_work &work() const { return work_; }
   int32_t numTasks() const {
     return static_cast<int32_t>(schedule_.tasks.size());
   }
@@ -101,6 +102,9 @@ private:
                        double &seconds);
   Status runTasks(const cavs_program_desc &program, cavs_phase phase,
                   double &seconds);
+  /// Adds the compiler's per-vertex counts of `phases` of `program` times
+  /// the vertices of each type of the last schedule.
+  void addWork(const cavs_program_desc &program, int first, double &flops);
   Status phaseFailed(cavs_status status, const cavs_function_desc &function,
                      cavs_phase phase) const;
 
@@ -128,6 +132,7 @@ private:
   /// Why backward cannot run now; empty when it can.
   std::string backwardBlocker_ = "no forward pass has run yet";
   cavs_model_timing timing_{};
+  cavs_model_work work_{};
 };
 
 } // namespace cavs::runtime

@@ -1,0 +1,48 @@
+# cavs-bench end to end, run by ctest (test/CMakeLists.txt) as
+#   cmake -DBENCH=<cavs-bench> -DWORK=<scratch folder> -P cavs-bench-smoke.cmake
+# A tiny Tree-FC configuration compiles its model with the cavsc beside
+# cavs-bench, trains and infers, and writes Google Benchmark's JSON; then the
+# error paths must fail cleanly with their messages.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+function(run_bench expect_success expected_text)
+  execute_process(COMMAND ${BENCH} ${ARGN}
+    RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  list(JOIN ARGN " " command)
+  message(STATUS "cavs-bench ${command}: exit status ${status}\n${out}${err}")
+  if(expect_success AND NOT status EQUAL 0)
+    message(FATAL_ERROR "cavs-bench failed")
+  elseif(NOT expect_success
+         AND (status EQUAL 0 OR NOT status MATCHES "^[0-9]+$"))
+    message(FATAL_ERROR "cavs-bench should have exited with an error status")
+  endif()
+  string(FIND "${out}${err}" "${expected_text}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "the output lacks '${expected_text}'")
+  endif()
+endfunction()
+
+run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1"
+  --workload=treefc --hidden=16 --batch=4 --mode=train,infer
+  --min-seconds=0.05 --cache=${WORK}/cache
+  --benchmark_out=${WORK}/smoke.json --benchmark_out_format=json)
+file(READ ${WORK}/smoke.json json)
+string(JSON count LENGTH "${json}" benchmarks)
+if(NOT count EQUAL 2)
+  message(FATAL_ERROR "expected 2 benchmarks in smoke.json, found ${count}")
+endif()
+foreach(i 0 1)
+  string(JSON rate ERROR_VARIABLE missing
+         GET "${json}" benchmarks ${i} samples/s)
+  if(missing OR NOT rate GREATER 0)
+    message(FATAL_ERROR "smoke.json, benchmark ${i}: no samples/s: ${missing}")
+  endif()
+endforeach()
+
+run_bench(FALSE "unknown workload 'nope'" --workload=nope)
+run_bench(FALSE "no train.txt there" --data=${WORK}/no-such-folder)
+run_bench(FALSE "unrecognized command-line flag: --bogus" --bogus)
+# A failing compiler: its status and command line are reported.
+run_bench(FALSE "cavsc failed (exit status 1)" --workload=treefc
+  --cavsc=/bin/false --cache=${WORK}/empty-cache)

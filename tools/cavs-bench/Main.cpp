@@ -1,0 +1,137 @@
+//===- Main.cpp - cavs-bench: throughput of compiled models ---------------===//
+//
+// Compiles an example model with cavsc for each hidden size (or each
+// ablation variant), loads or generates its data set, measures the sgemm
+// peak, registers one Google Benchmark per configuration and runs them.
+// See docs/performance.md.
+//
+//===----------------------------------------------------------------------===//
+#include "Ablation.h"
+#include "ModelCache.h"
+#include "Options.h"
+#include "Peak.h"
+#include "Process.h"
+#include "Runner.h"
+#include "Workloads.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace {
+
+using namespace cavs::bench;
+
+/// Compiles (or reuses) `variant` of the workload's model at `hidden`.
+const cavs_model_def *compile(ModelCache &cache, const ModelSource &source,
+                              int32_t hidden, const Variant &variant) {
+  const CompiledModel model = cache.get(source, hidden, variant);
+  std::printf("model: %s (%s)\n", model.libraryPath.c_str(),
+              model.cached ? "cached" : "compiled");
+  return model.def;
+}
+
+/// The configurations of the sweep: every hidden size, batch size, mode
+/// and thread count, hidden size outermost (one model instance at a time).
+std::vector<Config> sweep(const Options &options, ModelCache &cache,
+                          const ModelSource &source) {
+  std::vector<Config> configs;
+  for (int32_t hidden : options.hiddens) {
+    const cavs_model_def *def = compile(cache, source, hidden, Variant{});
+    for (int32_t batch : options.batches)
+      for (Mode mode : options.modes)
+        for (int32_t threads : options.threads)
+          configs.push_back(Config{mode, batch, hidden, threads, def, ""});
+  }
+  return configs;
+}
+
+/// The ablation's configurations: the first batch size, hidden size and
+/// mode, one per step.
+std::vector<Config> ablation(const Options &options, ModelCache &cache,
+                             const ModelSource &source,
+                             const std::vector<AblationStep> &steps) {
+  std::vector<Config> configs;
+  for (const AblationStep &step : steps)
+    configs.push_back(
+        Config{options.modes.front(), options.batches.front(),
+               options.hiddens.front(), step.threads,
+               compile(cache, source, options.hiddens.front(), step.variant),
+               step.variant.name});
+  return configs;
+}
+
+void reportPyTorch() {
+  if (runProcess({"python3", "-c", "import torch"}).status != 0)
+    std::printf("PyTorch baselines: skipped (python3-torch is missing: "
+                "python3 -c \"import torch\" failed)\n");
+  else
+    std::printf("PyTorch baselines: skipped (no baseline scripts yet)\n");
+}
+
+int run(const Options &options) {
+  std::optional<Workload> workload = makeWorkload(options);
+  if (!workload)
+    return 0;
+  ModelCache cache(options.cavsc, options.cache);
+  const ModelSource source = ModelSource::read(workload->modelPath);
+  const std::vector<AblationStep> steps = ablationSteps();
+  const std::vector<Config> configs =
+      options.ablation ? ablation(options, cache, source, steps)
+                       : sweep(options, cache, source);
+
+  std::vector<int32_t> threads;
+  for (const Config &config : configs)
+    if (std::find(threads.begin(), threads.end(), config.threads) ==
+        threads.end())
+      threads.push_back(config.threads);
+  const std::vector<SgemmPeak> peaks = measureSgemmPeaks(threads);
+  reportMachine(peaks);
+  reportPyTorch();
+  std::printf("workload: %s, %s%s\n", workload->name.c_str(),
+              workload->description.c_str(),
+              workload->rootsOnly.empty() ? "" : "; loss at the roots only");
+  std::fflush(stdout);
+
+  Runner runner(*workload, peaks, options.minSeconds);
+  std::vector<const Measurement *> results;
+  for (const Config &config : configs)
+    results.push_back(&runner.add(config));
+  benchmark::RunSpecifiedBenchmarks();
+  if (options.ablation)
+    printAblationTable(steps, results);
+  return runner.failed() ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    Options options = parseOptions(argc, argv);
+    if (options.help) {
+      std::cout << usage();
+      return 0;
+    }
+    int benchmarkArgc = int(options.benchmarkArgs.size());
+    options.benchmarkArgs.push_back(nullptr);
+    benchmark::Initialize(&benchmarkArgc, options.benchmarkArgs.data());
+    if (benchmark::ReportUnrecognizedArguments(benchmarkArgc,
+                                               options.benchmarkArgs.data()))
+      return 2;
+    const int status = run(options);
+    benchmark::Shutdown();
+    return status;
+  } catch (const UsageError &error) {
+    std::cerr << "cavs-bench: " << error.what() << " (see cavs-bench --help)\n";
+    return 2;
+  } catch (const cavs::Error &error) {
+    std::cerr << "cavs-bench: error: " << error.what() << " ["
+              << cavs_status_string(error.status()) << "]\n";
+    return 1;
+  } catch (const std::exception &error) {
+    std::cerr << "cavs-bench: error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,143 @@
+//===- ModelCache.cpp - compiled model libraries, on demand ---------------===//
+#include "ModelCache.h"
+
+#include "Process.h"
+
+#include "cavs/instance.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace cavs::bench {
+
+namespace {
+
+/// The folder of the shared object that defines `symbol`.
+std::string folderOfLibrary(const void *symbol) {
+  Dl_info info;
+  if (!dladdr(symbol, &info) || !info.dli_fname)
+    throw std::runtime_error("cannot locate libcavs_runtime.so (dladdr)");
+  return fs::canonical(info.dli_fname).parent_path().string();
+}
+
+std::string commandLine(const std::vector<std::string> &argv) {
+  std::string text;
+  for (const std::string &arg : argv)
+    text += (text.empty() ? "" : " ") + arg;
+  return text;
+}
+
+} // namespace
+
+ModelSource ModelSource::read(const std::string &path) {
+  std::ifstream file(path);
+  if (!file)
+    throw std::runtime_error("cannot read model file '" + path + "'");
+  ModelSource source;
+  source.path = path;
+  static const std::regex modelLine(R"(^\s*model\s+([A-Za-z_]\w*)\s*;)");
+  static const std::regex dimDecl(R"(\bdim\s+([A-Za-z_]\w*))");
+  std::string line;
+  while (std::getline(file, line)) {
+    line = line.substr(0, line.find("//"));
+    std::smatch match;
+    if (source.name.empty() && std::regex_search(line, match, modelLine))
+      source.name = match[1];
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), dimDecl);
+         it != std::sregex_iterator(); ++it)
+      source.dims.push_back((*it)[1]);
+  }
+  if (source.name.empty())
+    throw std::runtime_error("model file '" + path +
+                             "' has no 'model <name>;' line");
+  return source;
+}
+
+bool ModelSource::hasDim(const std::string &dim) const {
+  return std::find(dims.begin(), dims.end(), dim) != dims.end();
+}
+
+ModelCache::ModelCache(std::string cavsc, std::string folder)
+    : cavsc_(std::move(cavsc)), folder_(std::move(folder)) {
+  if (cavsc_.empty())
+    cavsc_ =
+        (fs::read_symlink("/proc/self/exe").parent_path() / "cavsc").string();
+  if (!fs::is_regular_file(cavsc_))
+    throw std::runtime_error("cavsc not found at '" + cavsc_ +
+                             "' (build it, or pass --cavsc=PATH)");
+  if (folder_.empty()) {
+    const char *tmp = std::getenv("TMPDIR");
+    folder_ = std::string(tmp && *tmp ? tmp : "/tmp") + "/cavs-bench-cache";
+  }
+  std::error_code error;
+  fs::create_directories(folder_, error);
+  if (error)
+    throw std::runtime_error("cannot create the model cache '" + folder_ +
+                             "': " + error.message());
+  runtimeDir_ =
+      folderOfLibrary(reinterpret_cast<const void *>(&cavs_model_create));
+}
+
+CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
+                              const Variant &variant) {
+  const std::string h = std::to_string(hidden);
+  const std::string fileName =
+      "lib" + source.name + "-h" + h +
+      (variant.name.empty() ? "" : "-" + variant.name) + ".so";
+  CompiledModel model;
+  model.libraryPath = (fs::path(folder_) / fileName).string();
+
+  std::error_code error;
+  const auto built = fs::last_write_time(model.libraryPath, error);
+  model.cached = !error && built > fs::last_write_time(source.path) &&
+                 built > fs::last_write_time(cavsc_);
+  if (!model.cached) {
+    // Compiled in a private folder and renamed into place, so concurrent
+    // runs sharing the cache never load a half-written library.
+    const fs::path scratch =
+        fs::path(folder_) / (".tmp-" + std::to_string(getpid()));
+    fs::create_directories(scratch);
+    std::vector<std::string> argv = {cavsc_, source.path, "-D", "H=" + h};
+    if (source.hasDim("E"))
+      argv.insert(argv.end(), {"-D", "E=" + h});
+    argv.insert(argv.end(), variant.cavscFlags.begin(),
+                variant.cavscFlags.end());
+    argv.insert(argv.end(), {"--runtime-dir=" + runtimeDir_, "-o",
+                             (scratch / fileName).string()});
+    const ProcessResult result = runProcess(argv);
+    if (result.status == 0)
+      fs::rename(scratch / fileName, model.libraryPath, error);
+    fs::remove_all(scratch);
+    if (result.status != 0)
+      throw std::runtime_error("cavsc failed (exit status " +
+                               std::to_string(result.status) + "):\n  " +
+                               commandLine(argv) + "\n" + result.output);
+    if (error)
+      throw std::runtime_error("cannot move the compiled model to '" +
+                               model.libraryPath + "': " + error.message());
+  }
+
+  void *library = dlopen(model.libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library)
+    throw std::runtime_error("cannot load '" + model.libraryPath +
+                             "': " + dlerror());
+  const std::string symbol = source.name + "_model_def";
+  using DefFn = const cavs_model_def *(*)();
+  auto defFn = reinterpret_cast<DefFn>(dlsym(library, symbol.c_str()));
+  if (!defFn)
+    throw std::runtime_error("'" + model.libraryPath + "' has no symbol '" +
+                             symbol + "'");
+  model.def = defFn();
+  return model;
+}
+
+} // namespace cavs::bench

@@ -1,0 +1,171 @@
+//===- Options.cpp - command line of cavs-bench ---------------------------===//
+#include "Options.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace cavs::bench {
+
+namespace {
+
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+int32_t parseCount(const std::string &flag, const std::string &text) {
+  errno = 0;
+  char *end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || value < 1 ||
+      value > kInt32Max)
+    throw UsageError(flag + " expects positive integers, got '" + text + "'");
+  return int32_t(value);
+}
+
+/// Splits "a,b,c" (no empty items).
+std::vector<std::string> splitList(const std::string &flag,
+                                   const std::string &text) {
+  std::vector<std::string> items;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = text.find(',', begin);
+    items.push_back(text.substr(begin, comma - begin));
+    if (items.back().empty())
+      throw UsageError(flag + " expects a comma-separated list, got '" + text +
+                       "'");
+    if (comma == std::string::npos)
+      return items;
+    begin = comma + 1;
+  }
+}
+
+std::vector<int32_t> parseCounts(const std::string &flag,
+                                 const std::string &text) {
+  std::vector<int32_t> values;
+  for (const std::string &item : splitList(flag, text))
+    values.push_back(parseCount(flag, item));
+  return values;
+}
+
+std::vector<Mode> parseModes(const std::string &flag, const std::string &text) {
+  std::vector<Mode> modes;
+  for (const std::string &item : splitList(flag, text)) {
+    if (item == "train")
+      modes.push_back(Mode::Train);
+    else if (item == "infer")
+      modes.push_back(Mode::Infer);
+    else
+      throw UsageError(flag + " expects train and/or infer, got '" + item +
+                       "'");
+  }
+  return modes;
+}
+
+double parseSeconds(const std::string &flag, const std::string &text) {
+  errno = 0;
+  char *end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE || !(value > 0) ||
+      !std::isfinite(value))
+    throw UsageError(flag + " expects a positive number of seconds, got '" +
+                     text + "'");
+  return value;
+}
+
+} // namespace
+
+const char *modeName(Mode mode) {
+  return mode == Mode::Train ? "train" : "infer";
+}
+
+std::string usage() {
+  return "usage: cavs-bench [options] [--benchmark_* flags]\n"
+         "\n"
+         "Compiles example models with cavsc, runs them on a data set for\n"
+         "training or inference and reports throughput per configuration\n"
+         "(Google Benchmark; see docs/performance.md).\n"
+         "\n"
+         "  --workload=W       treelstm (SST), treefc (complete binary trees\n"
+         "                     of 256 leaves) or chainlstm (PTB sentences)\n"
+         "                     (treelstm)\n"
+         "  --batch=B,...      samples per batch (64)\n"
+         "  --hidden=H,...     hidden sizes: cavsc -D H=h -D E=h (128,512)\n"
+         "  --mode=M,...       train (forward, backward, Adagrad step),\n"
+         "                     infer (inference program) (train,infer)\n"
+         "  --threads=T,...    kernel threads (1)\n"
+         "  --min-seconds=S    measured time per configuration (2)\n"
+         "  --loss=all|root    treelstm, treefc: loss at every vertex or\n"
+         "                     at the roots only (all)\n"
+         "  --data=DIR         SST folder (treelstm: DIR/train.txt; synthetic\n"
+         "                     trees when the default is absent) or PTB\n"
+         "                     folder (chainlstm: DIR/valid.txt); default:\n"
+         "                     sst or ptb in " CAVS_BENCH_SHARED_DATA_DIR "\n"
+         "  --ablation         for the first batch, hidden size and mode:\n"
+         "                     every optimization off, each one on alone, all\n"
+         "                     on, all on with 2 threads (Cavs Fig. 10)\n"
+         "  --cavsc=PATH       the compiler (default: the cavsc next to\n"
+         "                     cavs-bench)\n"
+         "  --cache=DIR        compiled model libraries\n"
+         "                     (default: $TMPDIR/cavs-bench-cache)\n"
+         "  --help             print this text\n"
+         "\n"
+         "Google Benchmark's flags pass through, e.g.\n"
+         "--benchmark_filter=REGEX, --benchmark_out=FILE\n"
+         "--benchmark_out_format=json|csv.\n";
+}
+
+Options parseOptions(int argc, char **argv) {
+  Options options;
+  options.benchmarkArgs.push_back(argv[0]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    const std::string flag = arg.substr(0, eq);
+    const bool hasValue = eq != std::string::npos;
+    const std::string value = hasValue ? arg.substr(eq + 1) : "";
+    auto noValue = [&] {
+      if (hasValue)
+        throw UsageError(flag + " takes no value");
+    };
+    if (flag == "--help" || flag == "-h") {
+      noValue();
+      options.help = true;
+    } else if (flag == "--ablation") {
+      noValue();
+      options.ablation = true;
+    } else if (flag == "--workload" || flag == "--batch" ||
+               flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
+               flag == "--min-seconds" || flag == "--loss" ||
+               flag == "--data" || flag == "--cavsc" || flag == "--cache") {
+      if (!hasValue || value.empty())
+        throw UsageError(flag + " needs a value (" + flag + "=...)");
+      if (flag == "--workload")
+        options.workload = value;
+      else if (flag == "--batch")
+        options.batches = parseCounts(flag, value);
+      else if (flag == "--hidden")
+        options.hiddens = parseCounts(flag, value);
+      else if (flag == "--mode")
+        options.modes = parseModes(flag, value);
+      else if (flag == "--threads")
+        options.threads = parseCounts(flag, value);
+      else if (flag == "--min-seconds")
+        options.minSeconds = parseSeconds(flag, value);
+      else if (flag == "--loss" && (value == "all" || value == "root"))
+        options.rootLoss = value == "root";
+      else if (flag == "--loss")
+        throw UsageError("--loss expects all or root, got '" + value + "'");
+      else if (flag == "--data")
+        options.data = value;
+      else if (flag == "--cavsc")
+        options.cavsc = value;
+      else
+        options.cache = value;
+    } else {
+      options.benchmarkArgs.push_back(argv[i]);
+    }
+  }
+  return options;
+}
+
+} // namespace cavs::bench

@@ -1,0 +1,73 @@
+//===- Options.h - command line of cavs-bench -------------------*- C++ -*-===//
+//
+// cavs-bench's own flags (workload, sweeps, model cache, ablation). They are
+// parsed first; every other argument is kept for benchmark::Initialize, so
+// Google Benchmark's flags (--benchmark_out=..., --benchmark_filter=...)
+// work unchanged.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_BENCH_OPTIONS_H
+#define CAVS_BENCH_OPTIONS_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cavs::bench {
+
+/// A malformed command line; main prints it with a pointer to --help.
+class UsageError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What one benchmark iteration runs on a batch.
+enum class Mode {
+  /// Forward, backward and an Adagrad step.
+  Train,
+  /// Forward with the inference program.
+  Infer,
+};
+
+/// "train" or "infer".
+const char *modeName(Mode mode);
+
+struct Options {
+  /// treelstm, treefc or chainlstm.
+  std::string workload = "treelstm";
+  /// Samples per batch.
+  std::vector<int32_t> batches = {64};
+  /// Hidden sizes: the model is compiled with -D H=h (and -D E=h when it
+  /// has an embedding dim E).
+  std::vector<int32_t> hiddens = {128, 512};
+  std::vector<Mode> modes = {Mode::Train, Mode::Infer};
+  /// Kernel thread counts (cavs_set_num_threads).
+  std::vector<int32_t> threads = {1};
+  /// Minimum measured time per configuration.
+  double minSeconds = 2;
+  /// The compiler; empty: the cavsc next to cavs-bench.
+  std::string cavsc;
+  /// Where compiled model libraries are kept; empty: $TMPDIR/cavs-bench-cache.
+  std::string cache;
+  /// The data folder of the workload; empty: its default under
+  /// ../shared/data. A given folder that lacks the data is an error.
+  std::string data;
+  /// Loss at the roots only (labels of the other vertices set to -1).
+  bool rootLoss = false;
+  /// Run the optimization ablation (Cavs Fig. 10) instead of the sweep.
+  bool ablation = false;
+  bool help = false;
+  /// argv[0] and every argument that is not ours, for benchmark::Initialize.
+  std::vector<char *> benchmarkArgs;
+};
+
+/// Parses the command line; throws UsageError.
+Options parseOptions(int argc, char **argv);
+
+/// The --help text.
+std::string usage();
+
+} // namespace cavs::bench
+
+#endif // CAVS_BENCH_OPTIONS_H

@@ -1,0 +1,87 @@
+//===- Runner.h - one Google Benchmark per configuration --------*- C++ -*-===//
+//
+// A configuration is a compiled model, a mode, a batch size and a thread
+// count. Its benchmark cycles through the workload's batches in order; one
+// iteration is one batch (train: forward, backward and an Adagrad step;
+// infer: a forward pass of the inference program), timed by hand so that
+// nothing but the runtime calls is measured. Counters report throughput,
+// achieved GFLOP/s against the sgemm peak, where the time goes (the
+// runtime's phase timing), tasks against the schedule's lower bound and the
+// bytes gathered and scattered.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_BENCH_RUNNER_H
+#define CAVS_BENCH_RUNNER_H
+
+#include "Options.h"
+#include "Peak.h"
+#include "Workloads.h"
+
+#include "cavs/runtime.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cavs::bench {
+
+struct Config {
+  Mode mode = Mode::Train;
+  int32_t batch = 0;
+  int32_t hidden = 0;
+  int32_t threads = 1;
+  /// The compiled model; the variant names how (empty: all optimizations).
+  const cavs_model_def *def = nullptr;
+  std::string variant;
+
+  /// "treelstm/train/bs:64/h:128/threads:1[/variant]".
+  std::string name(const std::string &workload) const;
+};
+
+/// What the last run of a configuration measured.
+struct Measurement {
+  bool done = false;
+  double samplesPerSecond = 0;
+};
+
+class Runner {
+public:
+  Runner(Workload &workload, std::vector<SgemmPeak> peaks, double minSeconds);
+
+  /// Registers the benchmark of `config`. Its result is written to the
+  /// returned measurement, which lives as long as the runner.
+  const Measurement &add(const Config &config);
+
+  /// Whether a benchmark failed (it is then reported with its error).
+  bool failed() const { return failed_; }
+
+private:
+  struct Entry {
+    Config config;
+    Measurement measurement;
+  };
+
+  void run(benchmark::State &state, Entry &entry);
+  /// The instance of `def`, created on first use. Only one is kept, so
+  /// sweeps over large models do not hold them all.
+  cavs::Model &instance(const cavs_model_def *def);
+
+  Workload &workload_;
+  std::vector<SgemmPeak> peaks_;
+  double minSeconds_;
+  std::deque<Entry> entries_;
+  const cavs_model_def *liveDef_ = nullptr;
+  std::unique_ptr<cavs::Model> model_;
+  std::unique_ptr<cavs::Optimizer> optimizer_;
+  /// The entry whose first batch has run untimed (buffers grown, caches
+  /// warm).
+  const Entry *warm_ = nullptr;
+  bool failed_ = false;
+};
+
+} // namespace cavs::bench
+
+#endif // CAVS_BENCH_RUNNER_H

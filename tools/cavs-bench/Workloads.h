@@ -1,0 +1,61 @@
+//===- Workloads.h - the models and data sets cavs-bench runs ---*- C++ -*-===//
+//
+// A workload is an example model plus the samples it runs on:
+//   treelstm   examples/models/treelstm.cavs on SST train (synthetic
+//              SST-like trees when the data set is absent)
+//   treefc     examples/models/treefc.cavs on complete binary trees with
+//              256 leaves (511 vertices), generated
+//   chainlstm  examples/models/chainlstm.cavs on PTB valid sentences as
+//              chains, predicting the next word
+// Samples keep their order, and generated ones depend only on a fixed seed,
+// so every run benchmarks the same batches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_BENCH_WORKLOADS_H
+#define CAVS_BENCH_WORKLOADS_H
+
+#include "Options.h"
+#include "SampleSet.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cavs::bench {
+
+struct Workload {
+  Workload(std::string name, std::string modelPath, SampleSet samples)
+      : name(std::move(name)), modelPath(std::move(modelPath)),
+        samples(std::move(samples)) {}
+
+  std::string name;
+  /// The .cavs file of the model.
+  std::string modelPath;
+  /// Where the samples come from, for the report.
+  std::string description;
+  SampleSet samples;
+  /// The attribute masked to the roots for --loss=root, or empty.
+  std::string rootsOnly;
+
+  /// The batches of `batchSize` consecutive samples, in order (at most
+  /// kMaxBatches), built on first use. Throws std::runtime_error when the
+  /// set has fewer samples than one batch.
+  const std::vector<cavs::GraphBatch> &batches(int32_t batchSize);
+
+  /// Enough distinct batches to average over, few enough to build quickly.
+  static constexpr int32_t kMaxBatches = 256;
+
+private:
+  std::map<int32_t, std::vector<cavs::GraphBatch>> batches_;
+};
+
+/// The workload `options` select, or nothing (after saying why) when its
+/// default data set is absent and there is no stand-in. Throws UsageError
+/// for an unknown workload or misplaced flags and std::runtime_error for
+/// missing or malformed data.
+std::optional<Workload> makeWorkload(const Options &options);
+
+} // namespace cavs::bench
+
+#endif // CAVS_BENCH_WORKLOADS_H
