@@ -419,6 +419,14 @@ LogicalResult PhaseEmitter::emitFused(FusedOp fused) {
 
 LogicalResult PhaseEmitter::emit(Operation *op) {
   loc = op->getLoc();
+  // A whole-type call's state rows are contiguous only for arity 0 (one
+  // task at level 0); see cavs_call::state_begin.
+  if (isa<ScatterOp, StateGradOp>(op) && phaseKind != BatchingKind::body &&
+      vertex.getArity() != 0)
+    return op->emitOpError("runs outside the task order because vertex "
+                           "function '")
+           << vertex.getSymName() << "' never gathers; declare it with "
+           << "arity 0";
   Value rows = field(Rows, false);
   auto bufferOf = [&](Value value) { return buffer(value); };
   auto width = [](Value value) { return numElements(value.getType()); };

@@ -145,7 +145,8 @@ protected:
     EXPECT_EQ(r.call.rows, int64_t(rows.size()));
     EXPECT_EQ(r.call.arena, arenas[r.function]);
     EXPECT_EQ(r.call.scratch, nullptr);
-    EXPECT_EQ(r.call.state_begin, 0);
+    // The global row of the type's first vertex (contiguous for arity 0).
+    EXPECT_EQ(r.call.state_begin, rows[0]);
     EXPECT_EQ(r.call.children, nullptr);
     EXPECT_EQ(r.call.child_views, nullptr);
     for (size_t l = 0; l < rows.size(); ++l)

@@ -59,7 +59,11 @@ typedef struct cavs_call {
   /// Global row 0 of the state-gradient buffer, zeroed before the backward
   /// pass (backward phases; NULL in forward phases).
   float *state_grad;
-  /// Global row of the call's first vertex (body phases; 0 otherwise).
+  /// Global row of the call's first vertex. In eager and lazy phases the
+  /// vertices of a type are contiguous in the state only when the type is
+  /// one task; the compiler lets whole-type phases touch the state (scatter,
+  /// state gradient) only in functions of arity 0, whose vertices are all
+  /// at level 0.
   int64_t state_begin;
   /// Body phases: the global rows of the children, slot-major:
   /// children[k * rows + i] is child slot k of vertex i, or CAVS_NO_CHILD,

@@ -197,6 +197,9 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     cavs_call call = baseCall(f, isBackward(phase));
     call.rows = rows;
     call.arena = functions_[f].arena.data();
+    // Contiguous for the functions whose whole-type phases touch the state
+    // (arity 0: one task at level 0); see cavs_call::state_begin.
+    call.state_begin = schedule_.typeRows[begin];
     call.vertices = typeVertices_.data() + begin;
     if (cavs_status status = fn.phases[phase](&call); status != CAVS_OK)
       return phaseFailed(status, fn, phase);
