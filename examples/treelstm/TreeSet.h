@@ -21,7 +21,8 @@ namespace treelstm {
 class TreeSet {
 public:
   /// Loads `path` (one binarized SST tree per line); words are mapped
-  /// through `vocab` according to `words`. One vertex type of arity 2.
+  /// through `vocab` according to `words`. Leaves get type 0 (arity 0),
+  /// inner vertices type 1 (arity 2).
   static TreeSet load(const std::string &path, cavs::Vocab &vocab,
                       cavs::WordPolicy words);
 
@@ -39,10 +40,10 @@ public:
 
 private:
   std::vector<int32_t> offsets_{0}; // first vertex of each tree, + total
+  std::vector<int32_t> types_;      // per vertex: 0 leaf, 1 inner
   std::vector<int32_t> children_;   // 2 per vertex, tree-local or -1
   std::vector<int32_t> words_;
   std::vector<int32_t> labels_;
-  int32_t maxTreeSize_ = 0;
 };
 
 } // namespace treelstm

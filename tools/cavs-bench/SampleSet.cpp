@@ -6,13 +6,15 @@
 
 namespace cavs::bench {
 
-SampleSet::SampleSet(int32_t arity, std::vector<std::string> attributes)
-    : arity_(arity), names_(std::move(attributes)), attributes_(names_.size()) {
-}
+SampleSet::SampleSet(int32_t arity, std::vector<std::string> attributes,
+                     Typing typing)
+    : arity_(arity), typing_(typing), names_(std::move(attributes)),
+      attributes_(names_.size()) {}
 
 SampleSet SampleSet::fromBatch(const cavs::GraphBatch &batch, int32_t arity,
-                               std::vector<std::string> attributes) {
-  SampleSet set(arity, std::move(attributes));
+                               std::vector<std::string> attributes,
+                               Typing typing) {
+  SampleSet set(arity, std::move(attributes), typing);
   cavs::Span<const int32_t> offsets = batch.sampleOffsets();
   std::vector<cavs::Span<const int32_t>> values;
   for (const std::string &name : set.names_)
@@ -22,10 +24,15 @@ SampleSet SampleSet::fromBatch(const cavs::GraphBatch &batch, int32_t arity,
   for (size_t s = 0; s + 1 < offsets.size(); ++s) {
     const int32_t first = offsets[s], end = offsets[s + 1];
     children.clear();
-    for (int32_t v = first; v < end; ++v)
-      for (int32_t child : batch.children(v))
+    for (int32_t v = first; v < end; ++v) {
+      cavs::Span<const int32_t> slots = batch.children(v);
+      for (int32_t k = 0; k < arity; ++k) {
+        const int32_t child =
+            size_t(k) < slots.size() ? slots[k] : CAVS_NO_CHILD;
         children.push_back(child == CAVS_NO_CHILD ? CAVS_NO_CHILD
                                                   : child - first);
+      }
+    }
     for (size_t a = 0; a < values.size(); ++a)
       sampleValues[a].assign(values[a].begin() + first,
                              values[a].begin() + end);
@@ -58,8 +65,9 @@ void SampleSet::add(const std::vector<int32_t> &children,
 
 cavs::GraphBatch SampleSet::batch(int32_t first, int32_t count,
                                   const std::string &rootsOnly) const {
-  const int32_t arities[] = {arity_};
-  cavs::GraphBuilder builder(cavs::Span<const int32_t>(arities, 1));
+  const bool leafType = typing_ == Typing::LeafType;
+  const int32_t arities[] = {leafType ? 0 : arity_, arity_};
+  cavs::GraphBuilder builder(cavs::Span<const int32_t>(arities, leafType ? 2 : 1));
   for (const std::string &name : names_)
     builder.addAttribute(name);
   builder.reserve(offsets_[first + count] - offsets_[first], count);
@@ -71,6 +79,13 @@ cavs::GraphBatch SampleSet::batch(int32_t first, int32_t count,
     const int32_t begin = offsets_[s];
     const size_t size = size_t(offsets_[s + 1] - begin);
     types.assign(size, 0);
+    if (leafType)
+      for (size_t v = 0; v < size; ++v) {
+        const int32_t *slots = children_.data() + (begin + v) * size_t(arity_);
+        types[v] = std::any_of(slots, slots + arity_, [](int32_t child) {
+          return child != CAVS_NO_CHILD;
+        });
+      }
     for (size_t a = 0; a < names_.size(); ++a)
       values[a] = Ints(attributes_[a].data() + begin, size);
     if (masked != names_.end()) {

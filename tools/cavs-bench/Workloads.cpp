@@ -100,14 +100,17 @@ std::string dataFolder(const Options &options, const char *defaultName) {
 }
 
 Workload treeLstm(const Options &options) {
+  // treelstm.cavs has a leaf and an inner vertex function.
   Workload workload("treelstm", modelPath("treelstm.cavs"),
-                    SampleSet(2, {"word", "label"}));
+                    SampleSet(2, {"word", "label"},
+                              SampleSet::Typing::LeafType));
   const std::string folder = dataFolder(options, "sst");
   const fs::path train = fs::path(folder) / "train.txt";
   if (fs::is_regular_file(train)) {
     cavs::Vocab vocab;
     workload.samples = SampleSet::fromBatch(
-        cavs::loadSstTrees(train.string(), vocab), 2, {"word", "label"});
+        cavs::loadSstTrees(train.string(), vocab), 2, {"word", "label"},
+        SampleSet::Typing::LeafType);
     workload.description = describe(workload.samples, "SST " + train.string());
     return workload;
   }
