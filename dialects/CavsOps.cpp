@@ -23,6 +23,15 @@ std::string cavs::formatShape(ArrayRef<int64_t> shape) {
   return text;
 }
 
+int64_t cavs::valueWidth(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? tensor.getNumElements() : 1;
+}
+
+bool cavs::isBatchedOp(Operation *op) {
+  return !isa<ParamRefOp, ConstantOp, BackwardOp>(op);
+}
+
 /// The shape of a tensor type as the language prints it.
 static std::string shapeString(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -63,7 +72,8 @@ static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 // Custom syntax: the initializer as `xavier` or `uniform(lo, hi)`.
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseInitializer(OpAsmParser &parser, InitializerKindAttr &kind,
+static ParseResult parseInitializer(OpAsmParser &parser,
+                                    InitializerKindAttr &kind,
                                     DenseF64ArrayAttr &args) {
   StringRef keyword;
   SMLoc loc = parser.getCurrentLocation();
@@ -75,9 +85,8 @@ static ParseResult parseInitializer(OpAsmParser &parser, InitializerKindAttr &ki
   kind = InitializerKindAttr::get(parser.getContext(), *parsed);
   SmallVector<double> values;
   if (succeeded(parser.parseOptionalLParen()) &&
-      (parser.parseCommaSeparatedList([&] {
-         return parser.parseFloat(values.emplace_back());
-       }) ||
+      (parser.parseCommaSeparatedList(
+           [&] { return parser.parseFloat(values.emplace_back()); }) ||
        parser.parseRParen()))
     return failure();
   args = DenseF64ArrayAttr::get(parser.getContext(), values);
@@ -128,7 +137,8 @@ LogicalResult ModelOp::verifyRegions() {
                    StringRef what) -> LogicalResult {
     for (NamedAttribute entry : declared) {
       Type type = cast<TypeAttr>(entry.getValue()).getValue();
-      auto [it, inserted] = seen.try_emplace(entry.getName(), FirstUse{vertex, type});
+      auto [it, inserted] =
+          seen.try_emplace(entry.getName(), FirstUse{vertex, type});
       if (inserted || it->second.type == type)
         continue;
       InFlightDiagnostic diag = vertex.emitOpError()
@@ -332,15 +342,15 @@ LogicalResult ParamPackOp::verifySymbolUses(SymbolTableCollection &symbols) {
     return emitOpError("expects at least one member");
   int64_t leading = 0;
   for (auto member : getMembers().getAsRange<FlatSymbolRefAttr>()) {
-    auto param = symbols.lookupSymbolIn<ParamOp>((*this)->getParentOp(), member);
+    auto param =
+        symbols.lookupSymbolIn<ParamOp>((*this)->getParentOp(), member);
     if (!param)
       return emitOpError("member ") << member << " is not a cavs.param";
     RankedTensorType memberType = param.getTensorType();
     if (memberType.getRank() != type.getRank() ||
         memberType.getShape().drop_front() != type.getShape().drop_front())
-      return emitOpError("member ")
-             << member << " of type " << memberType
-             << " does not stack into " << type;
+      return emitOpError("member ") << member << " of type " << memberType
+                                    << " does not stack into " << type;
     leading += memberType.getDimSize(0);
   }
   if (leading != type.getDimSize(0))
@@ -370,14 +380,15 @@ static FailureOr<VertexOp> enclosingVertex(Operation *op, bool backward) {
 
 /// Checks a pull/push name against the declaration in the vertex signature.
 static LogicalResult verifyDeclared(Operation *op, StringRef what,
-                                    StringRef name, Type declared, Type actual) {
+                                    StringRef name, Type declared,
+                                    Type actual) {
   if (!declared)
     return op->emitOpError() << what << " '" << name
                              << "' is not declared by the vertex function";
   if (declared != actual)
-    return op->emitOpError() << "expects " << what << " '" << name
-                             << "' to have the declared type " << declared
-                             << ", got " << actual;
+    return op->emitOpError()
+           << "expects " << what << " '" << name
+           << "' to have the declared type " << declared << ", got " << actual;
   return success();
 }
 
@@ -385,16 +396,16 @@ LogicalResult PullOp::verify() {
   FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/false);
   if (failed(vertex))
     return failure();
-  return verifyDeclared(*this, "pull", getName(), vertex->getPullType(getName()),
-                        getType());
+  return verifyDeclared(*this, "pull", getName(),
+                        vertex->getPullType(getName()), getType());
 }
 
 LogicalResult PushOp::verify() {
   FailureOr<VertexOp> vertex = enclosingVertex(*this, /*backward=*/false);
   if (failed(vertex))
     return failure();
-  return verifyDeclared(*this, "push", getName(), vertex->getPushType(getName()),
-                        getValue().getType());
+  return verifyDeclared(*this, "push", getName(),
+                        vertex->getPushType(getName()), getValue().getType());
 }
 
 /// Checks that a gathered or scattered value has the model's state type.
@@ -416,8 +427,7 @@ LogicalResult GatherOp::verify() {
     return failure();
   if (getIndex() >= vertex->getArity())
     return emitOpError("child index ")
-           << getIndex() << " is out of range for arity "
-           << vertex->getArity();
+           << getIndex() << " is out of range for arity " << vertex->getArity();
   return verifyStateType(*this, *vertex, getType());
 }
 
@@ -477,8 +487,8 @@ LogicalResult MatmulOp::verify() {
   if (k != cols)
     return emitOpError("expects [")
            << cols << "] on the right of a " << shapeString(getLhs().getType())
-           << (getTransposeLhs() ? " transposed" : "") << " matrix, got ["
-           << k << "]";
+           << (getTransposeLhs() ? " transposed" : "") << " matrix, got [" << k
+           << "]";
   if (vectorSize(getResult()) != rows)
     return emitOpError("expects result [")
            << rows << "], got " << shapeString(getType());
@@ -561,8 +571,7 @@ LogicalResult ChildGradOp::verify() {
     return failure();
   if (getIndex() >= vertex->getArity())
     return emitOpError("child index ")
-           << getIndex() << " is out of range for arity "
-           << vertex->getArity();
+           << getIndex() << " is out of range for arity " << vertex->getArity();
   return verifyStateType(*this, *vertex, getValue().getType());
 }
 

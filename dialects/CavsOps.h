@@ -33,6 +33,14 @@ namespace cavs {
 /// Formats a shape as the language and the verifiers print it: `[150]`,
 /// `[450, 300]`, `[]` for a scalar.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Floats one vertex's value of `type` occupies in a row: a tensor's
+/// elements, 1 for an i32 (stored as int32 bits in a float slot).
+int64_t valueWidth(mlir::Type type);
+
+/// Whether `op`, an op of F or ∂F, does per-vertex work: everything but
+/// parameter references, constants and the backward region itself.
+bool isBatchedOp(mlir::Operation *op);
 } // namespace cavs
 
 #endif // CAVS_DIALECTS_CAVSOPS_H

@@ -17,20 +17,15 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
-int64_t elements(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor ? tensor.getNumElements() : 1;
-}
-
 /// FLOPs of one vertex's share of `op`.
 int64_t flopsOf(Operation *op) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case([](MatmulOp matmul) {
-        return 2 * elements(matmul.getLhs().getType());
+        return 2 * valueWidth(matmul.getLhs().getType());
       })
       .Case([](ParamGradOuterOp outer) {
-        return 2 * elements(outer.getDy().getType()) *
-               elements(outer.getX().getType());
+        return 2 * valueWidth(outer.getDy().getType()) *
+               valueWidth(outer.getX().getType());
       })
       .Case([](FusedOp fused) {
         int64_t flops = 0;
@@ -41,20 +36,20 @@ int64_t flopsOf(Operation *op) {
       })
       .Case([](SumOp sum) {
         return (int64_t(sum.getInputs().size()) - 1) *
-               elements(sum.getType());
+               valueWidth(sum.getType());
       })
       .Case<SoftmaxOp, SoftmaxCrossEntropyOp, SoftmaxCrossEntropyGradOp>(
           [](Operation *softmax) {
-            return 4 * elements(softmax->getOperand(0).getType());
+            return 4 * valueWidth(softmax->getOperand(0).getType());
           })
       .Case<ParamGradOp, ReduceSumOp>([](Operation *reduce) {
-        return elements(reduce->getOperand(reduce->getNumOperands() - 1)
-                            .getType());
+        return valueWidth(
+            reduce->getOperand(reduce->getNumOperands() - 1).getType());
       })
       .Default([](Operation *other) -> int64_t {
         if (other->hasTrait<cavs::OpTrait::ElementwiseMath>() ||
             isa<ReluGradOp>(other))
-          return elements(other->getResult(0).getType());
+          return valueWidth(other->getResult(0).getType());
         return 0;
       });
 }
@@ -62,21 +57,21 @@ int64_t flopsOf(Operation *op) {
 /// Bytes one vertex moves between its rows and the state buffers.
 int64_t copyBytesOf(Operation *op) {
   if (isa<GatherOp, StateGradOp>(op))
-    return 4 * elements(op->getResult(0).getType());
+    return 4 * valueWidth(op->getResult(0).getType());
   if (isa<ScatterOp, ChildGradOp>(op))
-    return 4 * elements(op->getOperand(0).getType());
+    return 4 * valueWidth(op->getOperand(0).getType());
   return 0;
 }
 
 /// Adds the top-level ops of `block` to `phases` by batching class.
 void countBlock(Block &block, PhaseStats *phases) {
   for (Operation &op : block) {
-    if (isa<ParamRefOp, ConstantOp, BackwardOp>(op))
+    if (!isBatchedOp(&op))
       continue;
     auto kind =
         op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
-    PhaseStats &phase =
-        phases[static_cast<unsigned>(kind ? kind.getValue() : BatchingKind::body)];
+    PhaseStats &phase = phases[static_cast<unsigned>(
+        kind ? kind.getValue() : BatchingKind::body)];
     ++phase.ops;
     phase.kernels += isa<FusedOp>(op);
     phase.gemms += isa<MatmulOp, ParamGradOuterOp>(op);
@@ -103,9 +98,8 @@ void cavs::printModelStats(ModelOp model, llvm::raw_ostream &os) {
   os << "model " << model.getSymName() << "\n";
   for (auto vertex : model.getBody().getOps<VertexOp>()) {
     std::array<PhaseStats, 6> phases = vertexPhaseStats(vertex);
-    os << "vertex @" << vertex.getSymName() << " (arity "
-       << vertex.getArity() << "): arena "
-       << intAttr(vertex, CavsDialect::kArenaWidthAttrName)
+    os << "vertex @" << vertex.getSymName() << " (arity " << vertex.getArity()
+       << "): arena " << intAttr(vertex, CavsDialect::kArenaWidthAttrName)
        << " floats per vertex, scratch "
        << intAttr(vertex, CavsDialect::kScratchWidthAttrName)
        << " floats per task row\n";

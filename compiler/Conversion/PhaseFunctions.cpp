@@ -57,14 +57,9 @@ struct Buffer {
   Value ld;
 };
 
-int64_t numElements(Type type) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.getNumElements();
-  return 1; // i32
-}
-
 BatchingKind batchingOf(Operation *op) {
-  auto attr = op->getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
+  auto attr =
+      op->getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
   return attr ? attr.getValue() : BatchingKind::eager;
 }
 
@@ -85,14 +80,10 @@ public:
 
   /// Builds `name` from the ops of `block` in class `kind`; returns an
   /// empty name when there is nothing to run.
-  FailureOr<std::string> build(Block &block, BatchingKind kind,
-                               StringRef name);
+  FailureOr<std::string> build(Block &block, BatchingKind kind, StringRef name);
 
 private:
   LogicalResult emit(Operation *op);
-  bool hasCode(Operation *op) const {
-    return !isa<ParamRefOp, ConstantOp, BackwardOp, YieldOp>(op);
-  }
 
   // Call fields and tables.
   Value field(CallField index, bool pointer);
@@ -159,9 +150,7 @@ private:
   LogicalResult emitMatmul(MatmulOp matmul);
   LogicalResult emitFused(FusedOp fused);
 
-  int64_t pullIndex(StringRef name) {
-    return indexIn(vertex.getPulls(), name);
-  }
+  int64_t pullIndex(StringRef name) { return indexIn(vertex.getPulls(), name); }
   int64_t pushIndex(StringRef name) {
     return indexIn(vertex.getPushes(), name);
   }
@@ -204,8 +193,7 @@ Value PhaseEmitter::field(CallField index, bool pointer) {
     return it->second;
   OpBuilder::InsertionGuard guard(b);
   Block *entry = callArg.getParentBlock();
-  b.setInsertionPoint(entry->getTerminator() ? entry->getTerminator()
-                                             : &entry->back());
+  b.setInsertionPoint(entry->getTerminator());
   Value address = b.create<LLVM::GEPOp>(loc, ptrType, b.getI64Type(), callArg,
                                         ArrayRef<LLVM::GEPArg>{index});
   Value value = b.create<LLVM::LoadOp>(
@@ -215,9 +203,8 @@ Value PhaseEmitter::field(CallField index, bool pointer) {
 }
 
 Value PhaseEmitter::tableEntry(CallField table, int64_t index) {
-  Value address = b.create<LLVM::GEPOp>(loc, ptrType, ptrType,
-                                        field(table, true),
-                                        ArrayRef<LLVM::GEPArg>{index});
+  Value address = b.create<LLVM::GEPOp>(
+      loc, ptrType, ptrType, field(table, true), ArrayRef<LLVM::GEPArg>{index});
   return b.create<LLVM::LoadOp>(loc, ptrType, address);
 }
 
@@ -296,8 +283,8 @@ func::FuncOp PhaseEmitter::runtimeFunction(StringRef name, TypeRange arguments,
     return existing;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(target.getBody());
-  auto function = b.create<func::FuncOp>(
-      loc, name, b.getFunctionType(arguments, results));
+  auto function =
+      b.create<func::FuncOp>(loc, name, b.getFunctionType(arguments, results));
   function.setPrivate();
   return function;
 }
@@ -311,8 +298,8 @@ Operation *PhaseEmitter::call(StringRef name, ValueRange arguments,
 
 void PhaseEmitter::callChecked(StringRef name, ValueRange arguments) {
   Value status = call(name, arguments, {b.getI32Type()})->getResult(0);
-  Value failed = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
-                                         i32(0));
+  Value failed =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status, i32(0));
   Block *current = b.getInsertionBlock();
   Block *next = current->splitBlock(b.getInsertionPoint());
   b.setInsertionPointToEnd(current);
@@ -344,9 +331,10 @@ LogicalResult PhaseEmitter::emitGather(GatherOp gather) {
   // contiguous; copy them into the slot otherwise.
   Value viewAddress = offset(field(ChildViews, true), i64(k), b.getI32Type());
   Value viewRow = b.create<arith::ExtSIOp>(
-      loc, b.getI64Type(), b.create<LLVM::LoadOp>(loc, b.getI32Type(), viewAddress));
-  Value isView = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
-                                         viewRow, i64(0));
+      loc, b.getI64Type(),
+      b.create<LLVM::LoadOp>(loc, b.getI32Type(), viewAddress));
+  Value isView =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, viewRow, i64(0));
   Block *current = b.getInsertionBlock();
   Block *join = current->splitBlock(b.getInsertionPoint());
   join->addArgument(ptrType, loc);
@@ -428,11 +416,10 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
            << vertex.getSymName() << "' never gathers; declare it with "
            << "arity 0";
   Value rows = field(Rows, false);
-  auto bufferOf = [&](Value value) { return buffer(value); };
-  auto width = [](Value value) { return numElements(value.getType()); };
+  auto width = [](Value value) { return valueWidth(value.getType()); };
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](PullOp pull) -> LogicalResult {
-        auto dst = bufferOf(pull.getResult());
+        auto dst = buffer(pull.getResult());
         if (failed(dst))
           return failure();
         callVoid("cavs_op_gather_rows",
@@ -442,7 +429,7 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](PushOp push) -> LogicalResult {
-        auto src = bufferOf(push.getValue());
+        auto src = buffer(push.getValue());
         if (failed(src))
           return failure();
         callVoid("cavs_op_scatter_rows",
@@ -452,7 +439,7 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](PushGradOp pushGrad) -> LogicalResult {
-        auto dst = bufferOf(pushGrad.getResult());
+        auto dst = buffer(pushGrad.getResult());
         if (failed(dst))
           return failure();
         callVoid("cavs_op_gather_rows",
@@ -462,7 +449,7 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](PullGradOp pullGrad) -> LogicalResult {
-        auto src = bufferOf(pullGrad.getValue());
+        auto src = buffer(pullGrad.getValue());
         if (failed(src))
           return failure();
         callVoid("cavs_op_scatter_rows",
@@ -473,16 +460,16 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
       })
       .Case([&](GatherOp gather) { return emitGather(gather); })
       .Case([&](ScatterOp scatter) -> LogicalResult {
-        auto src = bufferOf(scatter.getValue());
+        auto src = buffer(scatter.getValue());
         if (failed(src))
           return failure();
-        callVoid("cavs_op_scatter", {rows, src->ptr, src->ld,
-                                     stateRows(State), i64(stateWidth)});
+        callVoid("cavs_op_scatter",
+                 {rows, src->ptr, src->ld, stateRows(State), i64(stateWidth)});
         return success();
       })
       .Case([&](StateGradOp stateGrad) { return emitStateGrad(stateGrad); })
       .Case([&](ChildGradOp childGrad) -> LogicalResult {
-        auto src = bufferOf(childGrad.getValue());
+        auto src = buffer(childGrad.getValue());
         if (failed(src))
           return failure();
         callVoid("cavs_op_child_grad",
@@ -508,24 +495,24 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](ConcatOp concat) -> LogicalResult {
-        auto dst = bufferOf(concat.getResult());
+        auto dst = buffer(concat.getResult());
         if (failed(dst))
           return failure();
         int64_t column = 0;
         for (Value input : concat.getInputs()) {
-          auto src = bufferOf(input);
+          auto src = buffer(input);
           if (failed(src))
             return failure();
-          callVoid("cavs_op_copy_rows", {rows, i64(width(input)), src->ptr,
-                                         src->ld, floats(dst->ptr, column),
-                                         dst->ld});
+          callVoid("cavs_op_copy_rows",
+                   {rows, i64(width(input)), src->ptr, src->ld,
+                    floats(dst->ptr, column), dst->ld});
           column += width(input);
         }
         return success();
       })
       .Case([&](PadOp pad) -> LogicalResult {
-        auto src = bufferOf(pad.getInput());
-        auto dst = bufferOf(pad.getResult());
+        auto src = buffer(pad.getInput());
+        auto dst = buffer(pad.getResult());
         if (failed(src) || failed(dst))
           return failure();
         callVoid("cavs_op_zero_rows",
@@ -538,7 +525,7 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
       .Case([&](FusedOp fused) { return emitFused(fused); })
       .Case([&](MatmulOp matmul) { return emitMatmul(matmul); })
       .Case([&](ParamGradOp paramGrad) -> LogicalResult {
-        auto src = bufferOf(paramGrad.getValue());
+        auto src = buffer(paramGrad.getValue());
         if (failed(src))
           return failure();
         callVoid("cavs_op_column_sum",
@@ -547,34 +534,34 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](ParamGradOuterOp outer) -> LogicalResult {
-        auto dy = bufferOf(outer.getDy());
-        auto x = bufferOf(outer.getX());
+        auto dy = buffer(outer.getDy());
+        auto x = buffer(outer.getX());
         if (failed(dy) || failed(x))
           return failure();
         int64_t m = width(outer.getDy()), k = width(outer.getX());
         // dW[m×k] += DYᵀ X over the call's rows.
         callVoid("cavs_op_gemm",
-                 {i32(1), i32(0), i64(m), i64(k), rows, f32(1), dy->ptr,
-                  dy->ld, x->ptr, x->ld, f32(1),
+                 {i32(1), i32(0), i64(m), i64(k), rows, f32(1), dy->ptr, dy->ld,
+                  x->ptr, x->ld, f32(1),
                   param(outer.getParam(), /*gradient=*/true), i64(k)});
         return success();
       })
       .Case([&](LookupOp lookup) -> LogicalResult {
-        auto index = bufferOf(lookup.getIndex());
-        auto table = bufferOf(lookup.getTable());
-        auto dst = bufferOf(lookup.getResult());
+        auto index = buffer(lookup.getIndex());
+        auto table = buffer(lookup.getTable());
+        auto dst = buffer(lookup.getResult());
         if (failed(index) || failed(table) || failed(dst))
           return failure();
         auto type = cast<RankedTensorType>(lookup.getTable().getType());
         callChecked("cavs_op_lookup",
                     {rows, index->ptr, index->ld, table->ptr,
-                     i64(type.getDimSize(0)), i64(type.getDimSize(1)),
-                     dst->ptr, dst->ld});
+                     i64(type.getDimSize(0)), i64(type.getDimSize(1)), dst->ptr,
+                     dst->ld});
         return success();
       })
       .Case([&](LookupGradOp lookupGrad) -> LogicalResult {
-        auto index = bufferOf(lookupGrad.getIndex());
-        auto src = bufferOf(lookupGrad.getValue());
+        auto index = buffer(lookupGrad.getIndex());
+        auto src = buffer(lookupGrad.getValue());
         if (failed(index) || failed(src))
           return failure();
         StringRef table = lookupGrad.getParam();
@@ -585,13 +572,13 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
                      param(table, /*gradient=*/true), i64(type.getDimSize(0)),
                      i64(type.getDimSize(1))});
         callChecked("cavs_op_mark_rows",
-                    {field(GradStore, true), i32(order.paramIndex(table)),
-                     rows, index->ptr, index->ld});
+                    {field(GradStore, true), i32(order.paramIndex(table)), rows,
+                     index->ptr, index->ld});
         return success();
       })
       .Case([&](SoftmaxOp softmax) -> LogicalResult {
-        auto src = bufferOf(softmax.getOperand());
-        auto dst = bufferOf(softmax.getResult());
+        auto src = buffer(softmax.getOperand());
+        auto dst = buffer(softmax.getResult());
         if (failed(src) || failed(dst))
           return failure();
         callVoid("cavs_op_softmax", {rows, i64(width(softmax.getResult())),
@@ -599,8 +586,8 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](ReduceSumOp reduce) -> LogicalResult {
-        auto src = bufferOf(reduce.getOperand());
-        auto dst = bufferOf(reduce.getResult());
+        auto src = buffer(reduce.getOperand());
+        auto dst = buffer(reduce.getResult());
         if (failed(src) || failed(dst))
           return failure();
         callVoid("cavs_op_reduce_sum", {rows, i64(width(reduce.getOperand())),
@@ -608,9 +595,9 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](SoftmaxCrossEntropyOp loss) -> LogicalResult {
-        auto logits = bufferOf(loss.getLogits());
-        auto labels = bufferOf(loss.getLabel());
-        auto dst = bufferOf(loss.getResult());
+        auto logits = buffer(loss.getLogits());
+        auto labels = buffer(loss.getLabel());
+        auto dst = buffer(loss.getResult());
         if (failed(logits) || failed(labels) || failed(dst))
           return failure();
         callChecked("cavs_op_softmax_cross_entropy",
@@ -619,10 +606,10 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](SoftmaxCrossEntropyGradOp grad) -> LogicalResult {
-        auto logits = bufferOf(grad.getLogits());
-        auto labels = bufferOf(grad.getLabel());
-        auto seed = bufferOf(grad.getGrad());
-        auto dst = bufferOf(grad.getResult());
+        auto logits = buffer(grad.getLogits());
+        auto labels = buffer(grad.getLabel());
+        auto seed = buffer(grad.getGrad());
+        auto dst = buffer(grad.getResult());
         if (failed(logits) || failed(labels) || failed(seed) || failed(dst))
           return failure();
         callChecked("cavs_op_softmax_cross_entropy_grad",
@@ -632,7 +619,7 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Case([&](LossOp loss) -> LogicalResult {
-        auto src = bufferOf(loss.getValue());
+        auto src = buffer(loss.getValue());
         if (failed(src))
           return failure();
         Value sum = call("cavs_op_loss_sum", {rows, src->ptr, src->ld},
@@ -657,7 +644,7 @@ FailureOr<std::string> PhaseEmitter::build(Block &block, BatchingKind kind,
                                            StringRef name) {
   SmallVector<Operation *> ops;
   for (Operation &op : block)
-    if (hasCode(&op) && batchingOf(&op) == kind)
+    if (isBatchedOp(&op) && batchingOf(&op) == kind)
       ops.push_back(&op);
   if (ops.empty())
     return std::string();
@@ -668,8 +655,7 @@ FailureOr<std::string> PhaseEmitter::build(Block &block, BatchingKind kind,
   fields.clear();
   b.setInsertionPointToEnd(target.getBody());
   auto function = b.create<func::FuncOp>(
-      vertex.getLoc(), name,
-      b.getFunctionType({ptrType}, {b.getI32Type()}));
+      vertex.getLoc(), name, b.getFunctionType({ptrType}, {b.getI32Type()}));
   Block *entry = function.addEntryBlock();
   callArg = entry->getArgument(0);
   exitBlock = new Block();
@@ -717,8 +703,8 @@ cavs::buildPhaseFunctions(ModelOp model, const ParamOrder &order,
       bool isBackward = i >= 3;
       if (isBackward && !backward)
         continue;
-      Block &block = isBackward ? backward.getBody().front()
-                                : vertex.getBody().front();
+      Block &block =
+          isBackward ? backward.getBody().front() : vertex.getBody().front();
       auto kind = static_cast<BatchingKind>(i % 3);
       FailureOr<std::string> name =
           emitter.build(block, kind, base + "_" + phase.str());

@@ -28,10 +28,8 @@ void hashBytes(uint64_t &hash, StringRef bytes) {
 void writeIoList(DictionaryAttr entries, raw_ostream &os) {
   for (NamedAttribute entry : entries) {
     Type type = cast<TypeAttr>(entry.getValue()).getValue();
-    auto tensor = dyn_cast<RankedTensorType>(type);
     os << "  {\"" << entry.getName().getValue() << "\", "
-       << (tensor ? 0 : 1) << ", " << (tensor ? tensor.getNumElements() : 1)
-       << "},\n";
+       << !isa<RankedTensorType>(type) << ", " << valueWidth(type) << "},\n";
   }
 }
 
@@ -48,8 +46,8 @@ void writeProgram(const CompiledProgram &program, StringRef name,
         os << "cavs_status " << symbol << "(const cavs_call *call);\n";
   for (const VertexFunctionSymbols &function : program.functions) {
     VertexOp vertex = function.vertex;
-    for (auto [kind, list] :
-         {std::pair{"pulls", vertex.getPulls()}, {"pushes", vertex.getPushes()}})
+    for (auto [kind, list] : {std::pair{"pulls", vertex.getPulls()},
+                              {"pushes", vertex.getPushes()}})
       if (!list.empty()) {
         os << "static const cavs_io_desc " << ioListName(name, vertex, kind)
            << "[] = {\n";
@@ -81,9 +79,8 @@ void writeProgram(const CompiledProgram &program, StringRef name,
     llvm::interleaveComma(stats, os,
                           [&](const PhaseStats &phase) { os << phase.flops; });
     os << "},\n   {";
-    llvm::interleaveComma(stats, os, [&](const PhaseStats &phase) {
-      os << phase.copyBytes;
-    });
+    llvm::interleaveComma(
+        stats, os, [&](const PhaseStats &phase) { os << phase.copyBytes; });
     os << "}},\n";
   }
   os << "};\n\n";
@@ -104,9 +101,9 @@ uint64_t cavs::modelSignature(const ParamOrder &order) {
     std::string entry;
     llvm::raw_string_ostream os(entry);
     os << "pack " << pack.getSymName() << ":";
-    llvm::interleave(pack.getMembers().getAsRange<FlatSymbolRefAttr>(), os,
-                     [&](FlatSymbolRefAttr member) { os << member.getValue(); },
-                     ",");
+    llvm::interleave(
+        pack.getMembers().getAsRange<FlatSymbolRefAttr>(), os,
+        [&](FlatSymbolRefAttr member) { os << member.getValue(); }, ",");
     os << ";";
     hashBytes(hash, entry);
   }
@@ -152,8 +149,8 @@ void cavs::writeDescriptorSource(const ParamOrder &order,
   }
   os << "static const cavs_model_desc model = {CAVS_MODEL_DESC_VERSION, "
      << order.params.size() << ", " << order.packs.size() << ", \"" << name
-     << "\", " << llvm::format("0x%016llxULL",
-                               (unsigned long long)modelSignature(order))
+     << "\", "
+     << llvm::format("0x%016llxULL", (unsigned long long)modelSignature(order))
      << ", params, " << (order.packs.empty() ? "NULL" : "packs") << "};\n\n";
 
   // Tables read by a lookup get sparse (touched-row) gradients.

@@ -21,9 +21,8 @@ using namespace cavs;
 
 namespace {
 /// A copy of `frontend` optimized with or without ∂F.
-FailureOr<OwningOpRef<ModuleOp>> optimize(ModuleOp frontend,
-                                          const OptimizationSwitches &sw,
-                                          bool autodiff) {
+FailureOr<OwningOpRef<ModuleOp>>
+optimize(ModuleOp frontend, const OptimizationSwitches &sw, bool autodiff) {
   OwningOpRef<ModuleOp> module = frontend.clone();
   OptimizeOptions options;
   options.autodiff = autodiff;
@@ -47,11 +46,12 @@ FailureOr<ModelOp> singleModel(ModuleOp module) {
 /// Both programs must index the same parameter table.
 LogicalResult checkSameParams(const ParamOrder &order, ModelOp infer) {
   ParamOrder other = ParamOrder::compute(infer);
-  for (const auto &entry : other.tableIndex)
-    if (order.tableIndex.lookup(entry.getKey()) != entry.getValue() ||
-        !order.tableIndex.contains(entry.getKey()))
+  for (const auto &entry : other.tableIndex) {
+    auto match = order.tableIndex.find(entry.getKey());
+    if (match == order.tableIndex.end() || match->second != entry.getValue())
       return infer.emitError("the inference program's parameter '")
              << entry.getKey() << "' differs from the training program's";
+  }
   return success();
 }
 

@@ -48,13 +48,6 @@ private:
       op = op->getParentOp();
     return op;
   }
-  static int64_t sizeOf(Value value) {
-    auto tensor = dyn_cast<RankedTensorType>(value.getType());
-    return tensor ? tensor.getNumElements() : 1;
-  }
-  static bool needsSlot(Operation *op) {
-    return !isa<ParamRefOp, ConstantOp, BackwardOp>(op);
-  }
   static int64_t pack(MutableArrayRef<Interval *> intervals);
 
   VertexOp vertex;
@@ -77,7 +70,8 @@ LogicalResult Planner::order() {
     for (Operation &op : *block) {
       if (isa<BackwardOp>(op))
         continue;
-      auto kind = op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
+      auto kind =
+          op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
       if (!kind)
         return op.emitOpError("has no batching class; run cavs-classify "
                               "before cavs-plan-memory");
@@ -99,18 +93,15 @@ LogicalResult Planner::order() {
 }
 
 int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
-  llvm::stable_sort(intervals, [](Interval *a, Interval *b) {
-    return a->start < b->start;
-  });
+  llvm::stable_sort(
+      intervals, [](Interval *a, Interval *b) { return a->start < b->start; });
   SmallVector<Interval *> active;
   int64_t width = 0;
   for (Interval *interval : intervals) {
-    llvm::erase_if(active, [&](Interval *other) {
-      return other->end < interval->start;
-    });
-    llvm::sort(active, [](Interval *a, Interval *b) {
-      return a->offset < b->offset;
-    });
+    llvm::erase_if(
+        active, [&](Interval *other) { return other->end < interval->start; });
+    llvm::sort(active,
+               [](Interval *a, Interval *b) { return a->offset < b->offset; });
     int64_t offset = 0;
     for (Interval *other : active) {
       if (other->offset - offset >= interval->size)
@@ -135,7 +126,7 @@ LogicalResult Planner::run() {
     if (!block)
       continue;
     for (Operation &op : *block) {
-      if (!needsSlot(&op))
+      if (!isBatchedOp(&op))
         continue;
       // Views need an input with a slot (not a parameter or constant).
       if (isa<SplitOp, SliceOp>(op) && ownerOf.count(op.getOperand(0))) {
@@ -144,14 +135,15 @@ LogicalResult Planner::run() {
           delta += slice.getOffset();
         for (Value result : op.getResults()) {
           ownerOf[result] = {owner, delta};
-          delta += sizeOf(result);
+          delta += valueWidth(result.getType());
         }
         continue;
       }
       for (Value result : op.getResults()) {
         unsigned at = position.lookup(&op);
         ownerOf[result] = {static_cast<unsigned>(owners.size()), 0};
-        owners.push_back({result, phase.lookup(&op), at, at, sizeOf(result)});
+        owners.push_back(
+            {result, phase.lookup(&op), at, at, valueWidth(result.getType())});
       }
     }
   }
@@ -189,14 +181,14 @@ LogicalResult Planner::run() {
 
   MLIRContext *context = vertex.getContext();
   for (Operation *op : sequence) {
-    if (!needsSlot(op) || op->getNumResults() == 0)
+    if (!isBatchedOp(op) || op->getNumResults() == 0)
       continue;
     SmallVector<Attribute> slots;
     for (Value result : op->getResults()) {
       auto [index, delta] = ownerOf.lookup(result);
       const Interval &owner = owners[index];
       slots.push_back(SlotAttr::get(context, owner.space, owner.offset + delta,
-                                    sizeOf(result)));
+                                    valueWidth(result.getType())));
     }
     op->setAttr(CavsDialect::kSlotsAttrName, ArrayAttr::get(context, slots));
   }
@@ -209,8 +201,7 @@ LogicalResult Planner::run() {
 }
 
 namespace {
-struct PlanMemoryPass
-    : public cavs::impl::CavsPlanMemoryBase<PlanMemoryPass> {
+struct PlanMemoryPass : public cavs::impl::CavsPlanMemoryBase<PlanMemoryPass> {
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>())
       if (failed(Planner(vertex).run()))
