@@ -27,8 +27,9 @@ case "$job" in
 esac
 
 # --- 1. Debian packages ------------------------------------------------------
+# gcc: cavsc links model libraries with the system C compiler at run time.
 packages=(
-  cmake ninja-build g++ python3 pkg-config
+  cmake ninja-build gcc g++ python3 pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libfmt-dev libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
 )
