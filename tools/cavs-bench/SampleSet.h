@@ -1,11 +1,10 @@
 //===- SampleSet.h - samples kept apart for batching ------------*- C++ -*-===//
 //
-// A data set held as flat per-sample arrays (sample-local children, int32
-// attributes) of graphs with one vertex type or a leaf and an inner type,
-// so that any run of
-// consecutive samples can be assembled into a graph batch with the runtime's
-// builder, linear in its vertices. Benchmarks cut the set into batches of B
-// samples in a fixed order.
+// A data set held as flat per-sample arrays (vertex types, sample-local
+// children, int32 attributes), so that any run of consecutive samples can
+// be assembled into a graph batch with the runtime's builder, linear in its
+// vertices. Benchmarks cut the set into batches of B samples in a fixed
+// order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_BENCH_SAMPLESET_H
@@ -14,6 +13,7 @@
 #include "cavs/runtime.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,29 +21,27 @@ namespace cavs::bench {
 
 class SampleSet {
 public:
-  /// How batches type their vertices.
-  enum class Typing {
-    /// One vertex type of arity `arity`.
-    OneType,
-    /// Vertices without children are type 0 (arity 0), the others type 1
-    /// (arity `arity`), as CAVS_TREE_LEAF_TYPE.
-    LeafType,
-  };
+  /// An empty set of graphs whose vertex type t has `arities[t]` child
+  /// slots, with the int32 attributes `attributes` on every vertex.
+  SampleSet(std::vector<int32_t> arities, std::vector<std::string> attributes);
 
-  /// An empty set of graphs with up to `arity` children per vertex and the
-  /// int32 attributes `attributes` on every vertex.
-  SampleSet(int32_t arity, std::vector<std::string> attributes,
-            Typing typing = Typing::OneType);
+  /// Maps a loaded vertex (global id in the batch, its type there) to its
+  /// type in the set.
+  using Retype = std::function<int32_t(int32_t vertex, int32_t type)>;
 
-  /// Takes every sample of `batch` (at most `arity` child slots per vertex)
-  /// with its attributes `attributes`.
-  static SampleSet fromBatch(const cavs::GraphBatch &batch, int32_t arity,
+  /// Takes every sample of `batch` with its attributes `attributes`; types
+  /// and arities are the batch's unless `arities` and `retype` say
+  /// otherwise.
+  static SampleSet fromBatch(const cavs::GraphBatch &batch,
                              std::vector<std::string> attributes,
-                             Typing typing = Typing::OneType);
+                             std::vector<int32_t> arities = {},
+                             const Retype &retype = {});
 
-  /// Appends a sample: `arity` child slots per vertex (sample-local ids or
-  /// CAVS_NO_CHILD), then per attribute one value per vertex.
-  void add(const std::vector<int32_t> &children,
+  /// Appends a sample: a type per vertex, max-arity child slots per vertex
+  /// (sample-local ids or CAVS_NO_CHILD), then per attribute one value per
+  /// vertex.
+  void add(const std::vector<int32_t> &types,
+           const std::vector<int32_t> &children,
            const std::vector<std::vector<int32_t>> &attributes);
 
   int32_t size() const { return int32_t(offsets_.size()) - 1; }
@@ -55,11 +53,12 @@ public:
                          const std::string &rootsOnly = "") const;
 
 private:
-  int32_t arity_;
-  Typing typing_;
+  std::vector<int32_t> arities_;
+  size_t maxArity_;
   std::vector<std::string> names_;
   std::vector<int32_t> offsets_{0}; // first vertex of each sample, + total
-  std::vector<int32_t> children_;   // arity_ per vertex
+  std::vector<int32_t> types_;      // per vertex
+  std::vector<int32_t> children_;   // maxArity_ per vertex
   std::vector<std::vector<int32_t>> attributes_;
   std::vector<uint8_t> hasParent_; // per vertex
 };

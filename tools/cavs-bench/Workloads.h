@@ -1,12 +1,20 @@
 //===- Workloads.h - the models and data sets cavs-bench runs ---*- C++ -*-===//
 //
 // A workload is an example model plus the samples it runs on:
-//   treelstm   examples/models/treelstm.cavs on SST train (synthetic
-//              SST-like trees when the data set is absent)
-//   treefc     examples/models/treefc.cavs on complete binary trees with
-//              256 leaves (511 vertices), generated
-//   chainlstm  examples/models/chainlstm.cavs on PTB valid sentences as
-//              chains, predicting the next word
+//   treelstm       treelstm.cavs (leaf + inner function) on SST train
+//   treegru        treegru.cavs on SST train
+//   treelstm2type  treelstm2type.cavs on SST train, each vertex cell_a or
+//                  cell_b by a seeded coin flip
+//                  (the SST workloads use synthetic SST-like trees when
+//                  the data set is absent)
+//   treefc         treefc.cavs on complete binary trees with 256 leaves
+//                  (511 vertices), generated
+//   chainlstm      chainlstm.cavs (Var-LSTM LM): a chain per PTB valid
+//                  sentence, predicting the next word
+//   fixedlstm      chainlstm.cavs (Fixed-LSTM LM): the PTB valid text in
+//                  chains of exactly 64 words
+//   lattice        lattice.cavs: PTB valid sentences as character chains
+//                  plus word cells for lexicon words inside the tokens
 // Samples keep their order, and generated ones depend only on a fixed seed,
 // so every run benchmarks the same batches.
 //
