@@ -132,6 +132,10 @@ void Runner::run(benchmark::State &state, Entry &entry) {
     state.counters["ms/batch"] = 1e3 * seconds / batchCount;
     state.counters["GFLOP/s"] = gflops;
     state.counters["%peak"] = peak > 0 ? 100 * gflops / peak : 0;
+    // The batches are built before the measurement; their build time
+    // counts as part of every batch.
+    const double build = workload_.buildSeconds(config.batch) * batchCount;
+    state.counters["build%"] = 100 * build / (seconds + build);
     state.counters["sched%"] = share(p.schedule);
     state.counters["fwdE%"] = share(p.forward_eager);
     state.counters["fwdB%"] = share(p.forward_body);

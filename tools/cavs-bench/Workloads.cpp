@@ -2,6 +2,7 @@
 #include "Workloads.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -387,8 +388,13 @@ const std::vector<cavs::GraphBatch> &Workload::batches(int32_t batchSize) {
         " samples, fewer than one batch of " + std::to_string(batchSize));
   std::vector<cavs::GraphBatch> &list = batches_[batchSize];
   const int32_t count = std::min(samples.size() / batchSize, kMaxBatches);
+  const auto start = std::chrono::steady_clock::now();
   for (int32_t b = 0; b < count; ++b)
     list.push_back(samples.batch(b * batchSize, batchSize, rootsOnly));
+  buildSeconds_[batchSize] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count() /
+      count;
   return list;
 }
 

@@ -51,11 +51,18 @@ struct Workload {
   /// set has fewer samples than one batch.
   const std::vector<cavs::GraphBatch> &batches(int32_t batchSize);
 
+  /// Seconds the runtime's graph builder took per batch of `batchSize`
+  /// (validation and assembly; after batches(batchSize)).
+  double buildSeconds(int32_t batchSize) const {
+    return buildSeconds_.at(batchSize);
+  }
+
   /// Enough distinct batches to average over, few enough to build quickly.
   static constexpr int32_t kMaxBatches = 256;
 
 private:
   std::map<int32_t, std::vector<cavs::GraphBatch>> batches_;
+  std::map<int32_t, double> buildSeconds_;
 };
 
 /// The workload `options` select, or nothing (after saying why) when its
