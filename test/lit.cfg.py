@@ -4,7 +4,9 @@
 #   cuda      the CUDA backend is built in (kernels compile through NVRTC)
 #   gpu       a CUDA device is usable right now (driver loads, >= 1 device)
 #   sst-data  the real SST data set is present in ../shared/data
+#   matplotlib  python3 can import matplotlib (cavs-bench's plot.py)
 import ctypes
+import importlib.util
 import os
 
 import lit.formats
@@ -49,5 +51,7 @@ if config.cavs_have_cuda:
     config.available_features.add("cuda")
     if cuda_device_usable():
         config.available_features.add("gpu")
+if importlib.util.find_spec("matplotlib") is not None:
+    config.available_features.add("matplotlib")
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):
     config.available_features.add("sst-data")
