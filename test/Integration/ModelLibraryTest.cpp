@@ -5,8 +5,9 @@
 // with dlopen and run by the runtime's executor on a batch of several random
 // graphs. Loss, outputs, parameter gradients and input gradients must match
 // the reference evaluator (double precision, vertex by vertex) within 1e-4
-// relative, the inference program must reproduce the training program's
-// forward results, and two runs must agree bit for bit.
+// relative (under both schedule policies), the inference program must
+// reproduce the training program's forward results, and two runs must agree
+// bit for bit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -278,12 +279,15 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
     BatchInputs inputs = makeBatch(graphs);
     llvm::StringMap<EvalTensor> params = randomParams(model(), 7);
 
-    auto run = [&](cavs_mode mode, RunResult &result) {
+    auto run = [&](cavs_mode mode, RunResult &result,
+                   cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS) {
       cavs_model *instance = nullptr;
       ASSERT_EQ(cavs_model_create(definition, 1, &instance), CAVS_OK)
           << cavs_last_error_message();
       std::unique_ptr<cavs_model, void (*)(cavs_model *)> owner(
           instance, cavs_model_destroy);
+      ASSERT_EQ(cavs_model_set_schedule_policy(instance, policy), CAVS_OK)
+          << cavs_last_error_message();
       setParams(instance, params);
       for (const auto &input : inputs.f32Inputs)
         ASSERT_EQ(cavs_model_set_input(instance, input.getKey().str().c_str(),
@@ -337,10 +341,13 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
       }
     };
 
-    RunResult train, again, infer;
+    // `fewest`: the same training pass under the fewest-tasks schedule,
+    // which batches multi-type graphs differently.
+    RunResult train, again, infer, fewest;
     run(CAVS_MODE_TRAIN, train);
     run(CAVS_MODE_TRAIN, again);
     run(CAVS_MODE_INFER, infer);
+    run(CAVS_MODE_TRAIN, fewest, CAVS_SCHEDULE_FEWEST_TASKS);
     if (HasFatalFailure())
       return;
 
@@ -363,7 +370,7 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
         std::string where = "vertex " + std::to_string(id);
         for (const auto &push : reference->pushes[v]) {
           int64_t width = pushWidths.lookup(push.getKey());
-          for (RunResult *result : {&train, &infer})
+          for (RunResult *result : {&train, &infer, &fewest})
             expectClose(llvm::ArrayRef(result->outputs[push.getKey()])
                             .slice(id * width, width),
                         push.getValue().data,
@@ -375,18 +382,22 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
           std::vector<double> want(width, 0.0);
           if (it != reference->pullGrads[v].end())
             want = it->getValue().data;
-          expectClose(llvm::ArrayRef(train.outputs["grad:" + input.getKey().str()])
-                          .slice(id * width, width),
-                      want, "input gradient " + input.getKey().str() + " of " +
-                                where);
+          for (RunResult *result : {&train, &fewest})
+            expectClose(
+                llvm::ArrayRef(result->outputs["grad:" + input.getKey().str()])
+                    .slice(id * width, width),
+                want, "input gradient " + input.getKey().str() + " of " +
+                          where);
         }
       }
     }
     EXPECT_NEAR(train.loss, loss, 1e-4 * std::abs(loss));
     EXPECT_NEAR(infer.loss, loss, 1e-4 * std::abs(loss));
+    EXPECT_NEAR(fewest.loss, loss, 1e-4 * std::abs(loss));
     for (const auto &grad : paramGrads)
-      expectClose(train.outputs["param:" + grad.getKey().str()],
-                  grad.getValue(), "gradient of @" + grad.getKey().str());
+      for (RunResult *result : {&train, &fewest})
+        expectClose(result->outputs["param:" + grad.getKey().str()],
+                    grad.getValue(), "gradient of @" + grad.getKey().str());
 
     // Same seed, same threads: the same bits.
     EXPECT_EQ(train.loss, again.loss);

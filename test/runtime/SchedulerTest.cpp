@@ -3,7 +3,8 @@
 // A hand-checked schedule, then properties on many shapes through
 // checkSchedule: chains (contiguous child views), DAGs with shared children,
 // two types per level, random DAGs against a direct simulation of the
-// paper's policy and 100k-vertex chains.
+// paper's policy and 100k-vertex chains; then the fewest-tasks policy
+// against a direct simulation of its greedy order.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
@@ -198,6 +199,121 @@ TEST(Scheduler, MatchesDirectSimulationOnRandomDags) {
           << "task " << t;
     }
   }
+}
+
+/// Binary trees whose vertices are type 0 or 1 by a coin flip (both arity
+/// 2): every level holds both types, as in TreeLSTM-2Type.
+GraphBatch coinFlipTrees(uint32_t seed) {
+  std::mt19937 rng(seed);
+  GraphBuilder builder({2, 2});
+  for (int s = 0; s < 16; ++s) {
+    // Vertex i > 0 hangs below a random earlier vertex with a free slot;
+    // ids are reversed so children come first.
+    const int32_t n = 1 + 2 * int32_t(rng() % 20);
+    std::vector<int32_t> children(size_t(n) * 2, -1), types(n);
+    std::vector<int32_t> open = {0};
+    for (int32_t i = 1; i < n; i += 2) {
+      const size_t pick = rng() % open.size();
+      const int32_t parent = open[pick];
+      open.erase(open.begin() + long(pick));
+      children[size_t(n - 1 - parent) * 2] = n - 1 - i;
+      children[size_t(n - 1 - parent) * 2 + 1] = n - 1 - (i + 1);
+      open.push_back(i);
+      open.push_back(i + 1);
+    }
+    for (int32_t &type : types)
+      type = int32_t(rng() % 2);
+    builder.addSample(types, children);
+  }
+  return builder.finalize();
+}
+
+/// The tasks of the greedy order, simulated directly: at each step all
+/// ready vertices of the type with the most ready ones (the lowest type on
+/// ties).
+std::vector<std::vector<int32_t>> simulateGreedy(const GraphBatch &batch) {
+  std::vector<std::vector<int32_t>> tasks;
+  std::vector<bool> done(batch.numVertices(), false);
+  for (int32_t remaining = batch.numVertices(); remaining > 0;) {
+    std::vector<std::vector<int32_t>> ready(batch.numTypes());
+    for (int32_t v = 0; v < batch.numVertices(); ++v) {
+      Span<const int32_t> children = batch.children(v);
+      if (!done[v] &&
+          std::all_of(children.begin(), children.end(), [&](int32_t c) {
+            return c == CAVS_NO_CHILD || done[c];
+          }))
+        ready[batch.types()[v]].push_back(v);
+    }
+    const auto most = std::max_element(
+        ready.begin(), ready.end(),
+        [](const auto &a, const auto &b) { return a.size() < b.size(); });
+    for (int32_t v : *most)
+      done[v] = true;
+    remaining -= int32_t(most->size());
+    tasks.push_back(*most);
+  }
+  return tasks;
+}
+
+std::vector<std::vector<int32_t>> taskVertices(const Schedule &schedule) {
+  std::vector<std::vector<int32_t>> tasks;
+  Span<const int32_t> rows = schedule.rowVertices();
+  for (const cavs_task &task : schedule.tasks())
+    tasks.emplace_back(rows.begin() + task.global_begin,
+                       rows.begin() + task.global_begin + task.count);
+  return tasks;
+}
+
+// Tests the fewest-tasks policy where levels hold two types: it follows the
+// greedy order exactly and needs fewer tasks than the levels.
+TEST(Scheduler, FewestTasksFollowsGreedyOrderOnTwoTypeTrees) {
+  int32_t levelTasks = 0, fewestTasks = 0;
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    SCOPED_TRACE(seed);
+    GraphBatch batch = coinFlipTrees(seed);
+    Schedule levels(batch), fewest(batch, CAVS_SCHEDULE_FEWEST_TASKS);
+    checkSchedule(batch, levels);
+    const std::vector<std::vector<int32_t>> greedy = simulateGreedy(batch);
+    ASSERT_LE(fewest.tasks().size(), levels.tasks().size());
+    if (greedy.size() < levels.tasks().size()) {
+      checkSchedule(batch, fewest, /*byLevels=*/false);
+      EXPECT_EQ(taskVertices(fewest), greedy);
+    } else {
+      checkSchedule(batch, fewest);
+      EXPECT_EQ(taskVertices(fewest), taskVertices(levels));
+    }
+    levelTasks += int32_t(levels.tasks().size());
+    fewestTasks += int32_t(fewest.tasks().size());
+  }
+  EXPECT_LT(fewestTasks, levelTasks);
+}
+
+// Tests that the fewest-tasks policy never needs more tasks than the levels
+// and keeps the level schedule where it would: one type per level, or random
+// DAGs whose greedy order is no better.
+TEST(Scheduler, FewestTasksNeverWorseThanLevels) {
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE(seed);
+    GraphBatch batch = randomDags(seed);
+    Schedule levels(batch), fewest(batch, CAVS_SCHEDULE_FEWEST_TASKS);
+    ASSERT_LE(fewest.tasks().size(), levels.tasks().size());
+    const bool greedy = fewest.tasks().size() < levels.tasks().size();
+    checkSchedule(batch, fewest, /*byLevels=*/!greedy);
+    if (greedy)
+      EXPECT_EQ(taskVertices(fewest), simulateGreedy(batch));
+    else
+      EXPECT_EQ(taskVertices(fewest), taskVertices(levels));
+  }
+  GraphBatch chains = makeChains({5, 3, 7});
+  Schedule levels(chains), fewest(chains, CAVS_SCHEDULE_FEWEST_TASKS);
+  EXPECT_EQ(taskVertices(fewest), taskVertices(levels));
+}
+
+// Tests that a value that is no policy is refused with a message.
+TEST(Scheduler, UnknownPolicyIsRejected) {
+  GraphBatch batch = makeChains({3});
+  expectError([&] { Schedule schedule(batch, cavs_schedule_policy(7)); },
+              CAVS_ERROR_INVALID_ARGUMENT, {"unknown schedule policy 7"});
 }
 
 // Tests 100k-vertex chains in both numbering directions: no recursion, one

@@ -45,7 +45,8 @@ std::vector<int32_t> referenceHeights(const GraphBatch &batch) {
   return heights;
 }
 
-void checkSchedule(const GraphBatch &batch, const Schedule &schedule) {
+void checkSchedule(const GraphBatch &batch, const Schedule &schedule,
+                   bool byLevels) {
   const int32_t n = batch.numVertices();
   ASSERT_EQ(schedule.numRows(), n);
   ASSERT_EQ(schedule.numTypes(), batch.numTypes());
@@ -67,7 +68,8 @@ void checkSchedule(const GraphBatch &batch, const Schedule &schedule) {
   })) << "some vertex is not scheduled exactly once";
 
   // Tasks tile the rows in order, sorted by (level, type) without repeats;
-  // each holds one type in increasing vertex id, at the level of its height.
+  // each holds one type in increasing vertex id, at the level of its height
+  // (by levels) or at its own index (the greedy order).
   const std::vector<int32_t> heights = referenceHeights(batch);
   const int32_t depth = *std::max_element(heights.begin(), heights.end()) + 1;
   EXPECT_EQ(schedule.numLevels(), depth);
@@ -79,7 +81,9 @@ void checkSchedule(const GraphBatch &batch, const Schedule &schedule) {
     ASSERT_EQ(task.global_begin, nextRow) << "task " << t;
     ASSERT_GT(task.count, 0) << "task " << t;
     EXPECT_EQ(task.arity, batch.arity(task.type)) << "task " << t;
-    if (t > 0) {
+    if (!byLevels) {
+      EXPECT_EQ(task.level, int32_t(t));
+    } else if (t > 0) {
       EXPECT_LT(std::make_pair(tasks[t - 1].level, tasks[t - 1].type),
                 std::make_pair(task.level, task.type))
           << "task " << t;
@@ -90,8 +94,10 @@ void checkSchedule(const GraphBatch &batch, const Schedule &schedule) {
       const int32_t r = task.global_begin + i, v = rowVertices[r];
       rowLevels[r] = task.level;
       EXPECT_EQ(batch.types()[v], task.type) << "vertex " << v;
-      EXPECT_EQ(heights[v], task.level)
-          << "vertex " << v << " is not batched as early as possible";
+      if (byLevels) {
+        EXPECT_EQ(heights[v], task.level)
+            << "vertex " << v << " is not batched as early as possible";
+      }
       if (i > 0) {
         EXPECT_LT(rowVertices[r - 1], v) << "task " << t << " out of order";
       }

@@ -50,7 +50,11 @@ void expectError(Body &&body, cavs_status status,
 /// a permutation of the vertices into rows, tasks tiling the rows, grouping
 /// by type, children in earlier levels, maximal batching (level = height),
 /// local rows, children rows, views, parent counts and reverse replay.
-void checkSchedule(const GraphBatch &batch, const Schedule &schedule);
+/// `byLevels`: the tasks must also be the levels (every vertex at its
+/// height), as CAVS_SCHEDULE_LEVELS makes them; otherwise each task's level
+/// is its index.
+void checkSchedule(const GraphBatch &batch, const Schedule &schedule,
+                   bool byLevels = true);
 
 /// The height of every vertex (0 without children), computed independently
 /// of the scheduler by relaxing until nothing changes.

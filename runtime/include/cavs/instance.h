@@ -24,6 +24,7 @@
 #include "cavs/graph.h"
 #include "cavs/optim.h"
 #include "cavs/program.h"
+#include "cavs/schedule.h"
 
 CAVS_EXTERN_C_BEGIN
 
@@ -145,6 +146,14 @@ typedef struct cavs_model_work {
 
 /// The work of the last passes (backward fields 0 until backward runs).
 CAVS_API cavs_model_work cavs_model_last_work(const cavs_model *model);
+
+/// How the next forward passes cut their batch into tasks
+/// (cavs/schedule.h; CAVS_SCHEDULE_LEVELS until set). Results agree up to
+/// float rounding (sums over vertices run in another order); the number and
+/// size of the batched tasks change. CAVS_ERROR_INVALID_ARGUMENT for a value
+/// that is no policy.
+CAVS_API cavs_status cavs_model_set_schedule_policy(cavs_model *model,
+                                                    cavs_schedule_policy policy);
 
 /// Number of batched tasks and of levels of the last forward pass's
 /// schedule (0 before any).

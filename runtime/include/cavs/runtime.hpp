@@ -333,10 +333,12 @@ inline GraphBatch loadEdgeList(const std::string &path) {
 /// The batching schedule of a GraphBatch (cavs_schedule).
 class Schedule {
 public:
-  /// Schedules `batch`; the schedule does not refer to it afterwards.
-  explicit Schedule(const GraphBatch &batch) {
+  /// Schedules `batch` with `policy`; the schedule does not refer to the
+  /// batch afterwards.
+  explicit Schedule(const GraphBatch &batch,
+                    cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS) {
     cavs_schedule *schedule = nullptr;
-    check(cavs_schedule_create(batch.get(), &schedule));
+    check(cavs_schedule_create_with_policy(batch.get(), policy, &schedule));
     handle_.reset(schedule);
   }
 
@@ -651,6 +653,10 @@ public:
 
   /// Timing of the last forward, backward and step.
   cavs_model_timing timing() const { return cavs_model_last_timing(get()); }
+  /// How the next forward passes batch their vertices (cavs/schedule.h).
+  void setSchedulePolicy(cavs_schedule_policy policy) {
+    check(cavs_model_set_schedule_policy(get(), policy));
+  }
   /// Tasks and levels of the last forward pass's schedule.
   int32_t numTasks() const { return cavs_model_last_num_tasks(get()); }
   int32_t numLevels() const { return cavs_model_last_num_levels(get()); }

@@ -1,14 +1,19 @@
 //===- schedule.h - batching schedules of the cavs C ABI ------------------===//
 //
-// A schedule is the Cavs batching policy applied to a graph batch: it
-// repeatedly takes every vertex whose children have all been evaluated
-// (absent children count as evaluated) and groups them by vertex-function
-// type; each group is one batched task. A vertex therefore runs at level
-// height(v) (0 for vertices without children, else 1 + the largest level of
-// its children), the fewest levels possible, and the tasks of one level are
-// independent. Forward runs the tasks in order; backward replays them in
-// reverse, so a vertex's gradient is complete (all parents done) when its
-// task comes up.
+// A schedule cuts a graph batch into batched tasks: each task runs one
+// vertex function over vertices whose children have all been evaluated
+// (absent children count as evaluated). Two policies:
+//  * CAVS_SCHEDULE_LEVELS (Cavs, the default): at each step every ready
+//    vertex, one task per type. A vertex runs at level height(v) (0 for
+//    vertices without children, else 1 + the largest level of its
+//    children), the fewest levels possible, and the tasks of one level are
+//    independent.
+//  * CAVS_SCHEDULE_FEWEST_TASKS: where a level holds several types, also try
+//    running at each step only the ready vertices of the type with the most
+//    of them (the others wait and batch up, as ED-Batch observes), and keep
+//    whichever order has fewer tasks.
+// Forward runs the tasks in order; backward replays them in reverse, so a
+// vertex's gradient is complete (all parents done) when its task comes up.
 //
 // Memory layout for the executor:
 //  * global rows: every vertex gets one row of the shared state buffer (all
@@ -33,12 +38,22 @@ CAVS_EXTERN_C_BEGIN
 /// An immutable schedule; safe to read from several threads.
 typedef struct cavs_schedule cavs_schedule;
 
-/// One batched task: all ready vertices of one type at one level.
+/// Which vertices the tasks take (see above).
+typedef enum cavs_schedule_policy {
+  CAVS_SCHEDULE_LEVELS = 0,
+  CAVS_SCHEDULE_FEWEST_TASKS = 1,
+  /// Not a policy: makes the enum 32 bits wide, so that any int a caller
+  /// passes is a value the runtime can check and reject.
+  CAVS_SCHEDULE_POLICY_FORCE_INT32 = 0x7fffffff,
+} cavs_schedule_policy;
+
+/// One batched task: ready vertices of one type.
 typedef struct cavs_task {
   /// Vertex-function type of every vertex of the task.
   int32_t type;
-  /// Batching step (0 for vertices without children); tasks are sorted by
-  /// level, then type.
+  /// Batching step: with levels, the level (0 for vertices without
+  /// children), tasks sorted by level, then type; in the greedy order of
+  /// CAVS_SCHEDULE_FEWEST_TASKS, the task's index.
   int32_t level;
   /// Number of vertices.
   int32_t count;
@@ -57,9 +72,14 @@ typedef struct cavs_task {
   int32_t views_begin;
 } cavs_task;
 
-/// Schedules `batch`.
+/// Schedules `batch` with CAVS_SCHEDULE_LEVELS.
 CAVS_API cavs_status cavs_schedule_create(const cavs_graph_batch *batch,
                                           cavs_schedule **out_schedule);
+/// Schedules `batch` with `policy`; CAVS_ERROR_INVALID_ARGUMENT for a value
+/// that is no policy.
+CAVS_API cavs_status cavs_schedule_create_with_policy(
+    const cavs_graph_batch *batch, cavs_schedule_policy policy,
+    cavs_schedule **out_schedule);
 
 /// Destroys a schedule; NULL is ignored.
 CAVS_API void cavs_schedule_destroy(cavs_schedule *schedule);
@@ -73,7 +93,7 @@ CAVS_API int32_t cavs_schedule_num_tasks(const cavs_schedule *schedule);
 CAVS_API const cavs_task *cavs_schedule_tasks(const cavs_schedule *schedule);
 /// Number of levels: the depth of the batch (the longest leaf-to-root path,
 /// in vertices, over all samples), a lower bound on the number of tasks that
-/// the schedule reaches exactly when every level holds a single type.
+/// the level schedule reaches exactly when every level holds a single type.
 CAVS_API int32_t cavs_schedule_num_levels(const cavs_schedule *schedule);
 /// Number of vertices (= global rows).
 CAVS_API int32_t cavs_schedule_num_rows(const cavs_schedule *schedule);

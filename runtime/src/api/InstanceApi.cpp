@@ -147,6 +147,16 @@ cavs_model_work cavs_model_last_work(const cavs_model *model) {
   return model ? model->impl.work() : cavs_model_work{};
 }
 
+cavs_status cavs_model_set_schedule_policy(cavs_model *model,
+                                           cavs_schedule_policy policy) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireNonNull(model, "model"));
+    CAVS_RETURN_IF_ERROR(checkSchedulePolicy(policy));
+    model->impl.setSchedulePolicy(policy);
+    return Status();
+  });
+}
+
 int32_t cavs_model_last_num_tasks(const cavs_model *model) {
   return model ? model->impl.numTasks() : 0;
 }

@@ -24,11 +24,19 @@ extern "C" {
 
 cavs_status cavs_schedule_create(const cavs_graph_batch *batch,
                                  cavs_schedule **out_schedule) {
+  return cavs_schedule_create_with_policy(batch, CAVS_SCHEDULE_LEVELS,
+                                          out_schedule);
+}
+
+cavs_status cavs_schedule_create_with_policy(const cavs_graph_batch *batch,
+                                             cavs_schedule_policy policy,
+                                             cavs_schedule **out_schedule) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(requireNonNull(batch, "batch"));
     CAVS_RETURN_IF_ERROR(requireNonNull(out_schedule, "out_schedule"));
+    CAVS_RETURN_IF_ERROR(checkSchedulePolicy(policy));
     auto handle = std::make_unique<cavs_schedule>();
-    handle->impl = buildSchedule(batch->impl);
+    handle->impl = buildSchedule(batch->impl, policy);
     *out_schedule = handle.release();
     return Status();
   });

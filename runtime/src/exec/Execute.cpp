@@ -101,7 +101,7 @@ Status ModelInstance::checkBatch(const GraphBatch &batch) const {
 
 void ModelInstance::prepareForward(const GraphBatch &batch,
                                    const cavs_program_desc &program) {
-  schedule_ = buildSchedule(batch);
+  schedule_ = buildSchedule(batch, policy_);
   numVertices_ = batch.numVertices();
   const int64_t n = numVertices_;
   typeVertices_.resize(schedule_.typeRows.size());

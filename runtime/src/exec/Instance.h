@@ -64,6 +64,7 @@ public:
     return static_cast<int32_t>(schedule_.tasks.size());
   }
   int32_t numLevels() const { return schedule_.numLevels; }
+  void setSchedulePolicy(cavs_schedule_policy policy) { policy_ = policy; }
   int32_t numVertices() const { return numVertices_; }
 
 private:
@@ -120,6 +121,7 @@ private:
 
   // The last forward pass.
   Schedule schedule_;
+  cavs_schedule_policy policy_ = CAVS_SCHEDULE_LEVELS;
   /// typeVertices_[typeRowOffsets[t] + l]: the vertex of local row l of t.
   std::vector<int32_t> typeVertices_;
   GrowBuffer scratch_, state_, stateGrad_;

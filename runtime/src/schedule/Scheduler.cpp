@@ -1,13 +1,14 @@
 //===- Scheduler.cpp - the Cavs batching schedule -------------------------===//
 //
-// Taking every ready vertex at each step puts vertex v at step height(v), so
-// instead of simulating the steps the scheduler computes heights directly
-// (an iterative DFS: linear, no recursion), cuts each level into one task
-// per type present, and places the vertices of each task in increasing id.
-// Every pass is linear in vertices plus child slots (times the log of the
-// number of types at a level), and the passes over vertices run in id order
-// so the batch's arrays stream through the cache. All arrays are sized once;
-// nothing is allocated per vertex.
+// Taking every ready vertex at each step (CAVS_SCHEDULE_LEVELS) puts vertex
+// v at step height(v), so instead of simulating the steps the scheduler
+// computes heights directly (an iterative DFS: linear, no recursion), cuts
+// each level into one task per type present, and places the vertices of
+// each task in increasing id. CAVS_SCHEDULE_FEWEST_TASKS also simulates the
+// greedy one-type-per-step order (linear too) when some level holds several
+// types, and keeps it when it needs fewer tasks. Every pass over vertices
+// runs in id order so the batch's arrays stream through the cache; nothing
+// is allocated per vertex.
 //
 //===----------------------------------------------------------------------===//
 #include "schedule/Scheduler.h"
@@ -54,49 +55,110 @@ int32_t computeLevels(const GraphBatch &batch, std::vector<int32_t> &levels) {
   return maxLevel + 1;
 }
 
-/// Cuts the vertices into tasks, one per (level, type) present, sorted by
-/// level then type; `levelTasks[l]` is the first task of level l. Only the
-/// vertices' types are moved around (a counting sort by level), so the
-/// types present at a level are found by scanning its slice.
-void makeTasks(const GraphBatch &batch, const std::vector<int32_t> &levels,
-               Schedule &out, std::vector<int32_t> &levelTasks) {
-  const int32_t n = batch.numVertices();
-  std::vector<int32_t> levelBegins(out.numLevels + 1, 0);
-  for (int32_t level : levels)
-    ++levelBegins[level + 1];
-  for (int32_t l = 0; l < out.numLevels; ++l)
-    levelBegins[l + 1] += levelBegins[l];
-  std::vector<int32_t> levelTypes(n);
-  {
-    std::vector<int32_t> fill(levelBegins.begin(), levelBegins.end() - 1);
-    for (int32_t v = 0; v < n; ++v)
-      levelTypes[fill[levels[v]]++] = batch.types[v];
-  }
+/// The tasks' types in execution order and the task of every vertex.
+struct TaskAssignment {
+  std::vector<int32_t> taskTypes;
+  std::vector<int32_t> vertexTasks;
+};
 
-  std::vector<int32_t> typeCounts(batch.numTypes(), 0);
-  std::vector<int32_t> typeRows(batch.numTypes(), 0); // arena rows so far
-  std::vector<int32_t> present;
-  int32_t row = 0, childrenBegin = 0, viewsBegin = 0;
-  levelTasks.assign(out.numLevels + 1, 0);
-  for (int32_t l = 0; l < out.numLevels; ++l) {
-    present.clear();
-    for (int32_t i = levelBegins[l]; i < levelBegins[l + 1]; ++i)
-      if (typeCounts[levelTypes[i]]++ == 0)
-        present.push_back(levelTypes[i]);
-    std::sort(present.begin(), present.end());
-    for (int32_t type : present) {
-      const int32_t count = typeCounts[type], arity = batch.arities[type];
-      out.tasks.push_back({type, l, count, row, typeRows[type], arity,
-                           childrenBegin, viewsBegin});
-      row += count;
-      typeRows[type] += count;
-      childrenBegin += count * arity;
-      viewsBegin += arity;
-      typeCounts[type] = 0;
+/// CAVS_SCHEDULE_LEVELS: one task per (level, type) present, sorted by
+/// level then type.
+TaskAssignment levelTasks(const GraphBatch &batch,
+                          const std::vector<int32_t> &levels,
+                          int32_t numLevels) {
+  const int32_t n = batch.numVertices(), types = batch.numTypes();
+  std::vector<int32_t> keyTasks(size_t(numLevels) * size_t(types), 0);
+  for (int32_t v = 0; v < n; ++v)
+    keyTasks[size_t(levels[v]) * size_t(types) + size_t(batch.types[v])] = 1;
+  TaskAssignment out;
+  for (size_t key = 0; key < keyTasks.size(); ++key)
+    if (keyTasks[key]) {
+      keyTasks[key] = static_cast<int32_t>(out.taskTypes.size());
+      out.taskTypes.push_back(static_cast<int32_t>(key % size_t(types)));
     }
-    levelTasks[l + 1] = static_cast<int32_t>(out.tasks.size());
-  }
+  out.vertexTasks.resize(n);
+  for (int32_t v = 0; v < n; ++v)
+    out.vertexTasks[v] =
+        keyTasks[size_t(levels[v]) * size_t(types) + size_t(batch.types[v])];
+  return out;
+}
 
+/// CAVS_SCHEDULE_FEWEST_TASKS' candidate: at each step, the ready vertices
+/// of the one type with the most of them; the other types' ready sets keep
+/// growing meanwhile, so they run later in fewer, larger tasks.
+TaskAssignment typeGreedyTasks(const GraphBatch &batch) {
+  const int32_t n = batch.numVertices(), types = batch.numTypes();
+  // Parents of every vertex (once per child slot), as offsets + list.
+  std::vector<int32_t> parentOffsets(n + 1, 0), parents(batch.children.size());
+  for (int32_t v = 0; v < n; ++v)
+    parentOffsets[v + 1] = parentOffsets[v] + batch.parentCounts[v];
+  std::vector<int32_t> pending(n, 0);
+  {
+    std::vector<int32_t> fill(parentOffsets.begin(), parentOffsets.end() - 1);
+    for (int32_t v = 0; v < n; ++v)
+      for (int32_t k = batch.childOffsets[v]; k < batch.childOffsets[v + 1];
+           ++k)
+        if (const int32_t child = batch.children[k]; child != -1) {
+          parents[fill[child]++] = v;
+          ++pending[v];
+        }
+  }
+  std::vector<std::vector<int32_t>> ready(types);
+  for (int32_t v = 0; v < n; ++v)
+    if (pending[v] == 0)
+      ready[batch.types[v]].push_back(v);
+  TaskAssignment out;
+  out.vertexTasks.resize(n);
+  std::vector<int32_t> running;
+  for (int32_t done = 0; done < n;) {
+    int32_t type = 0;
+    for (int32_t t = 1; t < types; ++t)
+      if (ready[t].size() > ready[type].size())
+        type = t;
+    const int32_t task = static_cast<int32_t>(out.taskTypes.size());
+    out.taskTypes.push_back(type);
+    running.swap(ready[type]);
+    ready[type].clear();
+    for (int32_t v : running) {
+      out.vertexTasks[v] = task;
+      for (int32_t p = parentOffsets[v]; p < parentOffsets[v + 1]; ++p)
+        if (--pending[parents[p]] == 0)
+          ready[batch.types[parents[p]]].push_back(parents[p]);
+    }
+    done += static_cast<int32_t>(running.size());
+  }
+  return out;
+}
+
+/// Lays the tasks out: counts, rows in task order (global and per type),
+/// child-row and view offsets.
+void makeTasks(const GraphBatch &batch, const TaskAssignment &assignment,
+               const std::vector<int32_t> &levels, cavs_schedule_policy policy,
+               Schedule &out) {
+  const size_t numTasks = assignment.taskTypes.size();
+  std::vector<int32_t> counts(numTasks, 0), firstLevels(numTasks, -1);
+  for (int32_t v = 0; v < batch.numVertices(); ++v) {
+    const int32_t task = assignment.vertexTasks[v];
+    ++counts[task];
+    firstLevels[task] = levels[v];
+  }
+  std::vector<int32_t> typeRows(batch.numTypes(), 0); // arena rows so far
+  int32_t row = 0, childrenBegin = 0, viewsBegin = 0;
+  out.tasks.clear();
+  for (size_t t = 0; t < numTasks; ++t) {
+    const int32_t type = assignment.taskTypes[t], count = counts[t];
+    const int32_t arity = batch.arities[type];
+    // A level-policy task is one level; a greedy one is its own step.
+    const int32_t step = policy == CAVS_SCHEDULE_LEVELS
+                             ? firstLevels[t]
+                             : static_cast<int32_t>(t);
+    out.tasks.push_back({type, step, count, row, typeRows[type], arity,
+                         childrenBegin, viewsBegin});
+    row += count;
+    typeRows[type] += count;
+    childrenBegin += count * arity;
+    viewsBegin += arity;
+  }
   out.typeRowOffsets.assign(batch.numTypes() + 1, 0);
   for (int32_t type = 0; type < batch.numTypes(); ++type)
     out.typeRowOffsets[type + 1] = out.typeRowOffsets[type] + typeRows[type];
@@ -104,18 +166,10 @@ void makeTasks(const GraphBatch &batch, const std::vector<int32_t> &levels,
 
 /// Gives every vertex its rows and fills the tasks' children rows. Both
 /// passes walk the vertices in id order, so the batch's arrays are read
-/// sequentially; a vertex's task is found among the few of its level.
-void placeVertices(const GraphBatch &batch, const std::vector<int32_t> &levels,
-                   const std::vector<int32_t> &levelTasks, Schedule &out) {
+/// sequentially and the vertices of a task come in increasing id.
+void placeVertices(const GraphBatch &batch,
+                   const std::vector<int32_t> &vertexTasks, Schedule &out) {
   const int32_t n = batch.numVertices();
-  auto taskOf = [&](int32_t v) -> const cavs_task & {
-    const cavs_task *first = out.tasks.data() + levelTasks[levels[v]];
-    const cavs_task *last = out.tasks.data() + levelTasks[levels[v] + 1];
-    return *std::lower_bound(
-        first, last, batch.types[v],
-        [](const cavs_task &task, int32_t type) { return task.type < type; });
-  };
-
   out.rowVertices.resize(n);
   out.vertexRows.resize(n);
   out.localRows.resize(n);
@@ -123,8 +177,8 @@ void placeVertices(const GraphBatch &batch, const std::vector<int32_t> &levels,
   out.typeRows.resize(n);
   std::vector<int32_t> placed(out.tasks.size(), 0);
   for (int32_t v = 0; v < n; ++v) {
-    const cavs_task &task = taskOf(v);
-    const int32_t position = placed[&task - out.tasks.data()]++;
+    const cavs_task &task = out.tasks[vertexTasks[v]];
+    const int32_t position = placed[vertexTasks[v]]++;
     const int32_t row = task.global_begin + position;
     const int32_t local = task.local_begin + position;
     out.rowVertices[row] = v;
@@ -138,7 +192,7 @@ void placeVertices(const GraphBatch &batch, const std::vector<int32_t> &levels,
   // rows placed first.
   out.childrenRows.resize(batch.children.size());
   for (int32_t v = 0; v < n; ++v) {
-    const cavs_task &task = taskOf(v);
+    const cavs_task &task = out.tasks[vertexTasks[v]];
     const int32_t *children = batch.children.data() + batch.childOffsets[v];
     int32_t *rows = out.childrenRows.data() + task.children_begin +
                     (out.vertexRows[v] - task.global_begin);
@@ -165,12 +219,33 @@ void findChildViews(Schedule &out) {
 
 } // namespace
 
-Schedule buildSchedule(const GraphBatch &batch) {
+Status checkSchedulePolicy(cavs_schedule_policy policy) {
+  if (policy == CAVS_SCHEDULE_LEVELS || policy == CAVS_SCHEDULE_FEWEST_TASKS)
+    return Status();
+  return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                   "unknown schedule policy {} (expected "
+                   "CAVS_SCHEDULE_LEVELS or CAVS_SCHEDULE_FEWEST_TASKS)",
+                   static_cast<int>(policy));
+}
+
+Schedule buildSchedule(const GraphBatch &batch, cavs_schedule_policy policy) {
   Schedule schedule;
-  std::vector<int32_t> levels, levelTasks;
+  std::vector<int32_t> levels;
   schedule.numLevels = computeLevels(batch, levels);
-  makeTasks(batch, levels, schedule, levelTasks);
-  placeVertices(batch, levels, levelTasks, schedule);
+  TaskAssignment assignment = levelTasks(batch, levels, schedule.numLevels);
+  if (policy == CAVS_SCHEDULE_FEWEST_TASKS &&
+      assignment.taskTypes.size() > size_t(schedule.numLevels)) {
+    // Levels holding several types: the greedy order may need fewer tasks.
+    TaskAssignment greedy = typeGreedyTasks(batch);
+    if (greedy.taskTypes.size() < assignment.taskTypes.size())
+      assignment = std::move(greedy);
+    else
+      policy = CAVS_SCHEDULE_LEVELS;
+  } else {
+    policy = CAVS_SCHEDULE_LEVELS;
+  }
+  makeTasks(batch, assignment, levels, policy, schedule);
+  placeVertices(batch, assignment.vertexTasks, schedule);
   findChildViews(schedule);
   return schedule;
 }

@@ -9,6 +9,7 @@
 
 #include "cavs/schedule.h"
 #include "graph/GraphBatch.h"
+#include "support/Status.h"
 
 #include <vector>
 
@@ -34,9 +35,14 @@ struct Schedule {
   }
 };
 
-/// Schedules `batch` (validated, so acyclic and non-empty) in time linear in
-/// its vertices and child slots.
-Schedule buildSchedule(const GraphBatch &batch);
+/// Fails with CAVS_ERROR_INVALID_ARGUMENT for a value that is no policy.
+Status checkSchedulePolicy(cavs_schedule_policy policy);
+
+/// Schedules `batch` (validated, so acyclic and non-empty) with `policy`
+/// (a valid cavs_schedule_policy) in time linear in its vertices and child
+/// slots (times the number of types, for the fewest-tasks policy).
+Schedule buildSchedule(const GraphBatch &batch,
+                       cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS);
 
 } // namespace cavs::runtime
 
