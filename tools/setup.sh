@@ -28,10 +28,12 @@ esac
 
 # --- 1. Debian packages ------------------------------------------------------
 # gcc: cavsc links model libraries with the system C compiler at run time.
+# Open MPI: the data-parallel trainer (cavs/dist.h) and its mpirun tests.
 packages=(
   cmake ninja-build gcc g++ python3 pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libfmt-dev libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
 )
 missing=()
 for package in "${packages[@]}"; do

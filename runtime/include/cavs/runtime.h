@@ -12,6 +12,7 @@
 #include "cavs/status.h"
 
 #include "cavs/checkpoint.h"
+#include "cavs/dist.h"
 #include "cavs/graph.h"
 #include "cavs/instance.h"
 #include "cavs/loaders.h"

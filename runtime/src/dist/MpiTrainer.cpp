@@ -1,0 +1,223 @@
+//===- MpiTrainer.cpp - one data-parallel training step over MPI ----------===//
+//
+// A step: this rank's shard (dist/Shard.h), forward and backward through
+// the C ABI of the model instance, one all-gather in which the ranks agree
+// that they saw the same global batch and that nobody failed (so a bad
+// label on one rank fails the step everywhere, before any update, instead
+// of leaving the others waiting), the gradient sum (dist/GradSync.h), and
+// the optimizer step every rank applies identically.
+//
+//===----------------------------------------------------------------------===//
+#include "api/Handles.h"
+#include "cavs/checkpoint.h"
+#include "dist/GradSync.h"
+#include "dist/MpiComm.h"
+#include "dist/Replica.h"
+#include "dist/Shard.h"
+#include "dist/Trainer.h"
+#include "exec/Stopwatch.h"
+
+#include <cstdlib>
+#include <vector>
+
+namespace cavs::runtime {
+
+namespace {
+
+/// A failed C ABI call as a Status, with the call's message.
+Status fromC(cavs_status code) {
+  if (code == CAVS_OK)
+    return Status();
+  return Status(code, cavs_last_error_message());
+}
+
+/// FNV-1a over the batch's structure and attributes: equal on every rank
+/// exactly when they loaded the same global batch (up to hash collisions).
+uint64_t fingerprint(const GraphBatch &batch) {
+  uint64_t hash = 1469598103934665603ull;
+  auto mix = [&](const std::vector<int32_t> &values) {
+    for (int32_t value : values) {
+      hash ^= static_cast<uint32_t>(value);
+      hash *= 1099511628211ull;
+    }
+  };
+  mix(batch.sampleOffsets);
+  mix(batch.types);
+  mix(batch.children);
+  for (const Attribute &attribute : batch.attributes)
+    mix(attribute.values);
+  return hash;
+}
+
+/// What each rank tells the others after its backward pass.
+struct Report {
+  uint64_t fingerprint;
+  double loss;
+  int32_t status;
+  int32_t vertices;
+};
+
+class MpiTrainer final : public Trainer {
+public:
+  MpiTrainer(cavs_model *model, cavs_optimizer *optimizer)
+      : model_(model), optimizer_(optimizer) {}
+
+  Status init(const cavs_dist_options &options) {
+    CAVS_RETURN_IF_ERROR(Communicator::create(options.timeout_seconds, comm_));
+    GradStore &grads = cavs_model_grads(model_)->impl;
+    sync_ = std::make_unique<GradSync>(grads, options.bucket_bytes,
+                                       options.sparse_mode);
+    int32_t tables = 0;
+    for (int32_t p = 0; p < grads.layout().numParams(); ++p)
+      tables += grads.tracksRows(p) ? 1 : 0;
+    ParamStore &params = cavs_model_params(model_)->impl;
+    CAVS_RETURN_IF_ERROR(
+        checkSameReplica(*comm_, params, optimizer_->impl, tables));
+    return broadcastReplica(*comm_, params, optimizer_->impl);
+  }
+
+  int32_t rank() const override { return comm_->rank(); }
+  int32_t size() const override { return comm_->size(); }
+  const cavs_dist_stats &stats() const override { return stats_; }
+
+  Status step(const GraphBatch &globalBatch, double &loss) override {
+    Stopwatch total;
+    cavs_dist_stats stats{};
+    stats.global_vertices = globalBatch.numVertices();
+    Stopwatch compute;
+    Report mine{fingerprint(globalBatch), 0.0, CAVS_OK, 0};
+    Status local = computeShard(globalBatch, mine, stats);
+    mine.status = local.code();
+    stats.compute_seconds = compute.seconds();
+
+    Stopwatch comm;
+    CAVS_RETURN_IF_ERROR(agree(mine, std::move(local), loss));
+    GradSyncStats sent;
+    CAVS_RETURN_IF_ERROR(
+        sync_->run(*comm_, cavs_model_grads(model_)->impl, sent));
+    stats.comm_seconds = comm.seconds();
+    CAVS_RETURN_IF_ERROR(fromC(cavs_model_step(model_, optimizer_)));
+
+    stats.dense_buckets = sent.denseBuckets;
+    stats.dense_bytes = sent.denseBytes;
+    stats.sparse_rows = sent.sparseRows;
+    stats.sparse_bytes = sent.sparseBytes;
+    stats.sparse_dense_tables = sent.sparseDenseTables;
+    stats.index_bytes = sent.indexBytes;
+    stats.step_seconds = total.seconds();
+    stats_ = stats;
+    return Status();
+  }
+
+  Status allreduceSum(double *values, int32_t count) override {
+    CAVS_RETURN_IF_ERROR(comm_->postAllreduceSum(values, count));
+    return comm_->wait("summing metrics");
+  }
+
+  Status save(const char *path) override {
+    Status saved;
+    if (rank() == 0)
+      saved = fromC(cavs_checkpoint_save(path, cavs_model_params(model_),
+                                         optimizer_));
+    int32_t code = saved.code();
+    CAVS_RETURN_IF_ERROR(comm_->postBroadcast(&code, sizeof(code), 0));
+    CAVS_RETURN_IF_ERROR(comm_->wait("sharing the checkpoint's status"));
+    if (rank() == 0 || code == CAVS_OK)
+      return saved;
+    return makeError(static_cast<cavs_status>(code),
+                     "distributed training: rank 0 could not write the "
+                     "checkpoint '{}' ({}; see rank 0's message)",
+                     path, cavs_status_string(static_cast<cavs_status>(code)));
+  }
+
+private:
+  /// Forward and backward over this rank's samples; a rank without
+  /// samples contributes zero gradients and loss.
+  Status computeShard(const GraphBatch &globalBatch, Report &mine,
+                      cavs_dist_stats &stats) {
+    std::vector<int32_t> samples;
+    CAVS_RETURN_IF_ERROR(
+        samplesOfRank(globalBatch, size(), rank(), samples));
+    stats.local_samples = static_cast<int32_t>(samples.size());
+    if (samples.empty())
+      return Status();
+    // Kept as a member: the instance reads the batch until backward ends.
+    shard_ = std::make_unique<cavs_graph_batch>();
+    CAVS_RETURN_IF_ERROR(extractSamples(globalBatch, samples, shard_->impl));
+    stats.local_vertices = shard_->impl.numVertices();
+    mine.vertices = stats.local_vertices;
+    CAVS_RETURN_IF_ERROR(fromC(cavs_model_forward(
+        model_, shard_.get(), CAVS_MODE_TRAIN, &mine.loss)));
+    return fromC(cavs_model_backward(model_));
+  }
+
+  /// Exchanges the reports; fails on every rank when any rank failed or saw
+  /// another global batch, else sums the losses in rank order (the same
+  /// double on every rank).
+  Status agree(const Report &mine, Status local, double &loss) {
+    std::vector<Report> all(size());
+    CAVS_RETURN_IF_ERROR(comm_->postAllgather(&mine, sizeof(Report),
+                                              all.data()));
+    CAVS_RETURN_IF_ERROR(comm_->wait("exchanging the step's losses"));
+    Status failure;
+    for (int r = 0; r < size() && failure.ok(); ++r) {
+      if (all[r].status != CAVS_OK)
+        failure = r == rank()
+                      ? std::move(local)
+                      : makeError(static_cast<cavs_status>(all[r].status),
+                                  "distributed training: rank {} failed this "
+                                  "step ({}; see its message); no parameter "
+                                  "changed",
+                                  r, cavs_status_string(static_cast<cavs_status>(
+                                         all[r].status)));
+      else if (all[r].fingerprint != all[0].fingerprint)
+        failure = makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                            "distributed training: rank {} stepped over "
+                            "another global batch than rank 0; every rank "
+                            "must pass the same samples in the same order",
+                            r);
+    }
+    if (!failure.ok()) {
+      // The partial gradients of this step must not leak into the next.
+      cavs_grad_store_zero(cavs_model_grads(model_));
+      return failure;
+    }
+    loss = 0;
+    for (const Report &report : all)
+      loss += report.loss;
+    return Status();
+  }
+
+  cavs_model *model_;
+  cavs_optimizer *optimizer_;
+  std::unique_ptr<Communicator> comm_;
+  std::unique_ptr<GradSync> sync_;
+  std::unique_ptr<cavs_graph_batch> shard_;
+  cavs_dist_stats stats_{};
+};
+
+} // namespace
+
+bool trainerAvailable() { return true; }
+
+Status createTrainer(cavs_model *model, cavs_optimizer *optimizer,
+                     const cavs_dist_options &options,
+                     std::unique_ptr<Trainer> &out) {
+  auto trainer = std::make_unique<MpiTrainer>(model, optimizer);
+  CAVS_RETURN_IF_ERROR(trainer->init(options));
+  out = std::move(trainer);
+  return Status();
+}
+
+void abortJob(int32_t code) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized)
+    MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
+void finalizeJob() { finalizeMpi(); }
+
+} // namespace cavs::runtime
