@@ -25,7 +25,7 @@ endfunction()
 
 run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1"
   --workload=treefc --hidden=16 --batch=4 --mode=train,infer
-  --min-seconds=0.05 --cache=${WORK}/cache
+  --min-seconds=0.05 --cache=${WORK}/cache --baselines=none
   --benchmark_out=${WORK}/smoke.json --benchmark_out_format=json)
 file(READ ${WORK}/smoke.json json)
 string(JSON count LENGTH "${json}" benchmarks)
@@ -43,6 +43,8 @@ endforeach()
 run_bench(FALSE "unknown workload 'nope'" --workload=nope)
 run_bench(FALSE "no train.txt there" --data=${WORK}/no-such-folder)
 run_bench(FALSE "unrecognized command-line flag: --bogus" --bogus)
+run_bench(FALSE "--baselines expects none, equivalence or all"
+  --baselines=maybe)
 # A failing compiler: its status and command line are reported.
 run_bench(FALSE "cavsc failed (exit status 1)" --workload=treefc
   --cavsc=/bin/false --cache=${WORK}/empty-cache)

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Ablation.h"
+#include "Baseline.h"
 #include "ModelCache.h"
 #include "Options.h"
 #include "Peak.h"
-#include "Process.h"
 #include "Runner.h"
 #include "Workloads.h"
 
@@ -63,14 +63,6 @@ std::vector<Config> ablation(const Options &options, ModelCache &cache,
   return configs;
 }
 
-void reportPyTorch() {
-  if (runProcess({"python3", "-c", "import torch"}).status != 0)
-    std::printf("PyTorch baselines: skipped (python3-torch is missing: "
-                "python3 -c \"import torch\" failed)\n");
-  else
-    std::printf("PyTorch baselines: skipped (no baseline scripts yet)\n");
-}
-
 int run(const Options &options) {
   std::optional<Workload> workload = makeWorkload(options);
   if (!workload)
@@ -89,20 +81,23 @@ int run(const Options &options) {
       threads.push_back(config.threads);
   const std::vector<SgemmPeak> peaks = measureSgemmPeaks(threads);
   reportMachine(peaks);
-  reportPyTorch();
+  Baselines baselines(options, *workload);
   std::printf("workload: %s, %s%s\n", workload->name.c_str(),
               workload->description.c_str(),
               workload->rootsOnly.empty() ? "" : "; loss at the roots only");
   std::fflush(stdout);
 
-  Runner runner(*workload, peaks, options.minSeconds);
+  Runner runner(*workload, peaks, options.minSeconds, options.schedule);
   std::vector<const Measurement *> results;
   for (const Config &config : configs)
     results.push_back(&runner.add(config));
+  for (size_t i = 0; i < configs.size(); ++i)
+    baselines.add(configs[i], *results[i]);
   benchmark::RunSpecifiedBenchmarks();
   if (options.ablation)
     printAblationTable(steps, results);
-  return runner.failed() ? 1 : 0;
+  baselines.printSummary(workload->name);
+  return runner.failed() || baselines.failed() ? 1 : 0;
 }
 
 } // namespace

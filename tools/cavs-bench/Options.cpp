@@ -72,6 +72,26 @@ double parseSeconds(const std::string &flag, const std::string &text) {
   return value;
 }
 
+/// --baselines, --baseline-steps and --python.
+void parseBaselineFlag(const std::string &flag, const std::string &value,
+                       Options &options) {
+  if (value.empty())
+    throw UsageError(flag + " needs a value (" + flag + "=...)");
+  if (flag == "--baseline-steps")
+    options.baselineSteps = parseCount(flag, value);
+  else if (flag == "--python")
+    options.python = value;
+  else if (value == "none")
+    options.baselines = BaselineMode::None;
+  else if (value == "equivalence")
+    options.baselines = BaselineMode::Equivalence;
+  else if (value == "all")
+    options.baselines = BaselineMode::All;
+  else
+    throw UsageError("--baselines expects none, equivalence or all, got '" +
+                     value + "'");
+}
+
 } // namespace
 
 const char *modeName(Mode mode) {
@@ -107,6 +127,9 @@ std::string usage() {
          "                     folder (chainlstm, fixedlstm, lattice:\n"
          "                     DIR/valid.txt); default:\n"
          "                     sst or ptb in " CAVS_BENCH_SHARED_DATA_DIR "\n"
+         "  --schedule=P       levels (Cavs: every ready vertex per step) or\n"
+         "                     fewest-tasks (one type per step where that\n"
+         "                     needs fewer tasks) (levels)\n"
          "  --ablation         for the first batch, hidden size and mode:\n"
          "                     every optimization off, each one on alone, all\n"
          "                     on, all on with 2 threads (Cavs Fig. 10)\n"
@@ -114,6 +137,12 @@ std::string usage() {
          "                     cavs-bench)\n"
          "  --cache=DIR        compiled model libraries\n"
          "                     (default: $TMPDIR/cavs-bench-cache)\n"
+         "  --baselines=M      PyTorch baselines of treelstm, treefc and\n"
+         "                     chainlstm (train): none, equivalence (loss\n"
+         "                     check only) or all (check and throughput;\n"
+         "                     skipped without python3-torch) (all)\n"
+         "  --baseline-steps=N training steps whose losses are compared (5)\n"
+         "  --python=PATH      python3 with torch (python3, /usr/bin/python3)\n"
          "  --help             print this text\n"
          "\n"
          "Google Benchmark's flags pass through, e.g.\n"
@@ -143,7 +172,8 @@ Options parseOptions(int argc, char **argv) {
     } else if (flag == "--workload" || flag == "--batch" ||
                flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
                flag == "--min-seconds" || flag == "--loss" ||
-               flag == "--data" || flag == "--cavsc" || flag == "--cache") {
+               flag == "--data" || flag == "--cavsc" || flag == "--cache" ||
+               flag == "--schedule") {
       if (!hasValue || value.empty())
         throw UsageError(flag + " needs a value (" + flag + "=...)");
       if (flag == "--workload")
@@ -162,12 +192,22 @@ Options parseOptions(int argc, char **argv) {
         options.rootLoss = value == "root";
       else if (flag == "--loss")
         throw UsageError("--loss expects all or root, got '" + value + "'");
+      else if (flag == "--schedule" && value == "levels")
+        options.schedule = CAVS_SCHEDULE_LEVELS;
+      else if (flag == "--schedule" && value == "fewest-tasks")
+        options.schedule = CAVS_SCHEDULE_FEWEST_TASKS;
+      else if (flag == "--schedule")
+        throw UsageError("--schedule expects levels or fewest-tasks, got '" +
+                         value + "'");
       else if (flag == "--data")
         options.data = value;
       else if (flag == "--cavsc")
         options.cavsc = value;
       else
         options.cache = value;
+    } else if (flag == "--baselines" || flag == "--baseline-steps" ||
+               flag == "--python") {
+      parseBaselineFlag(flag, hasValue ? value : "", options);
     } else {
       options.benchmarkArgs.push_back(argv[i]);
     }

@@ -9,6 +9,8 @@
 #ifndef CAVS_BENCH_OPTIONS_H
 #define CAVS_BENCH_OPTIONS_H
 
+#include "cavs/schedule.h"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -32,6 +34,15 @@ enum class Mode {
 
 /// "train" or "infer".
 const char *modeName(Mode mode);
+
+/// Which PyTorch baselines run (Baseline.h).
+enum class BaselineMode {
+  None,
+  /// The loss equivalence check only.
+  Equivalence,
+  /// The check, then their throughput beside cavsc's.
+  All,
+};
 
 struct Options {
   /// treelstm, treefc or chainlstm.
@@ -57,7 +68,14 @@ struct Options {
   bool rootLoss = false;
   /// Run the optimization ablation (Cavs Fig. 10) instead of the sweep.
   bool ablation = false;
+  /// How batches are cut into tasks (cavs/schedule.h).
+  cavs_schedule_policy schedule = CAVS_SCHEDULE_LEVELS;
   bool help = false;
+  /// PyTorch baselines: which run, over how many compared steps, and the
+  /// python3 with torch (empty: python3, else /usr/bin/python3).
+  BaselineMode baselines = BaselineMode::All;
+  int32_t baselineSteps = 5;
+  std::string python;
   /// argv[0] and every argument that is not ours, for benchmark::Initialize.
   std::vector<char *> benchmarkArgs;
 };

@@ -12,13 +12,15 @@ using Clock = std::chrono::steady_clock;
 
 /// Sums over the measured batches of one run.
 struct Totals {
-  int64_t batches = 0, samples = 0, vertices = 0, tasks = 0, levels = 0;
+  int64_t batches = 0, samples = 0, vertices = 0, tasks = 0, levels = 0,
+          taskBound = 0;
   double seconds = 0, flops = 0, copyBytes = 0;
   cavs_model_timing phases{};
 
   void add(const cavs::Model &model, Mode mode, const cavs::GraphBatch &batch,
-           double elapsed) {
+           int64_t batchTaskBound, double elapsed) {
     ++batches;
+    taskBound += batchTaskBound;
     samples += batch.numSamples();
     vertices += batch.numVertices();
     tasks += model.numTasks();
@@ -66,13 +68,17 @@ std::string Config::name(const std::string &workload) const {
 }
 
 Runner::Runner(Workload &workload, std::vector<SgemmPeak> peaks,
-               double minSeconds)
-    : workload_(workload), peaks_(std::move(peaks)), minSeconds_(minSeconds) {}
+               double minSeconds, cavs_schedule_policy schedule)
+    : workload_(workload), peaks_(std::move(peaks)), minSeconds_(minSeconds),
+      schedule_(schedule) {}
 
 const Measurement &Runner::add(const Config &config) {
   Entry &entry = entries_.emplace_back(Entry{config, {}});
+  // Runs under another schedule get their own names.
+  const std::string suffix =
+      schedule_ == CAVS_SCHEDULE_FEWEST_TASKS ? "/sched:fewest-tasks" : "";
   benchmark::RegisterBenchmark(
-      config.name(workload_.name).c_str(),
+      (config.name(workload_.name) + suffix).c_str(),
       [this, &entry](benchmark::State &state) { run(state, entry); })
       ->UseManualTime()
       ->MinTime(minSeconds_)
@@ -86,6 +92,7 @@ cavs::Model &Runner::instance(const cavs_model_def *def) {
     model_.reset();
     liveDef_ = nullptr;
     model_ = std::make_unique<cavs::Model>(*def, /*seed=*/1);
+    model_->setSchedulePolicy(schedule_);
     optimizer_ = std::make_unique<cavs::Optimizer>(
         model_->params(),
         cavs::Optimizer::defaults(cavs::OptimizerKind::Adagrad));
@@ -113,13 +120,15 @@ void Runner::run(benchmark::State &state, Entry &entry) {
     Totals totals;
     size_t next = 0;
     for (auto _ : state) {
-      const cavs::GraphBatch &batch = batches[next++ % batches.size()];
+      const size_t index = next++ % batches.size();
+      const cavs::GraphBatch &batch = batches[index];
       const auto start = Clock::now();
       runBatch(model, *optimizer_, config.mode, batch);
       const double seconds =
           std::chrono::duration<double>(Clock::now() - start).count();
       state.SetIterationTime(seconds);
-      totals.add(model, config.mode, batch, seconds);
+      totals.add(model, config.mode, batch,
+                 workload_.taskBounds(config.batch)[index], seconds);
     }
 
     const double seconds = totals.seconds, batchCount = double(totals.batches);
@@ -146,6 +155,7 @@ void Runner::run(benchmark::State &state, Entry &entry) {
     state.counters["opt%"] = share(p.optimizer);
     state.counters["tasks"] = double(totals.tasks) / batchCount;
     state.counters["levels"] = double(totals.levels) / batchCount;
+    state.counters["taskLB"] = double(totals.taskBound) / batchCount;
     state.counters["copyMB"] = totals.copyBytes / batchCount / 1e6;
     entry.measurement.done = true;
     entry.measurement.samplesPerSecond = double(totals.samples) / seconds;

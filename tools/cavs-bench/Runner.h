@@ -49,7 +49,9 @@ struct Measurement {
 
 class Runner {
 public:
-  Runner(Workload &workload, std::vector<SgemmPeak> peaks, double minSeconds);
+  /// Every model instance batches with `schedule`.
+  Runner(Workload &workload, std::vector<SgemmPeak> peaks, double minSeconds,
+         cavs_schedule_policy schedule);
 
   /// Registers the benchmark of `config`. Its result is written to the
   /// returned measurement, which lives as long as the runner.
@@ -72,6 +74,7 @@ private:
   Workload &workload_;
   std::vector<SgemmPeak> peaks_;
   double minSeconds_;
+  cavs_schedule_policy schedule_;
   std::deque<Entry> entries_;
   const cavs_model_def *liveDef_ = nullptr;
   std::unique_ptr<cavs::Model> model_;

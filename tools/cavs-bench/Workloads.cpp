@@ -1,6 +1,8 @@
 //===- Workloads.cpp - the models and data sets cavs-bench runs -----------===//
 #include "Workloads.h"
 
+#include "TaskBound.h"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -395,6 +397,9 @@ const std::vector<cavs::GraphBatch> &Workload::batches(int32_t batchSize) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count() /
       count;
+  std::vector<int64_t> &bounds = taskBounds_[batchSize];
+  for (const cavs::GraphBatch &batch : list)
+    bounds.push_back(taskLowerBound(batch));
   return list;
 }
 

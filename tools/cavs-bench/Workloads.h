@@ -56,6 +56,11 @@ struct Workload {
   double buildSeconds(int32_t batchSize) const {
     return buildSeconds_.at(batchSize);
   }
+  /// The lower bound on batched tasks (TaskBound.h) of each batch of
+  /// `batchSize`, in batch order (after batches(batchSize)).
+  const std::vector<int64_t> &taskBounds(int32_t batchSize) const {
+    return taskBounds_.at(batchSize);
+  }
 
   /// Enough distinct batches to average over, few enough to build quickly.
   static constexpr int32_t kMaxBatches = 256;
@@ -63,6 +68,7 @@ struct Workload {
 private:
   std::map<int32_t, std::vector<cavs::GraphBatch>> batches_;
   std::map<int32_t, double> buildSeconds_;
+  std::map<int32_t, std::vector<int64_t>> taskBounds_;
 };
 
 /// The workload `options` select, or nothing (after saying why) when its

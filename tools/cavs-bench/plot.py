@@ -36,6 +36,8 @@ def parse_name(name):
         key, sep, value = part.partition(":")
         if sep and key in ("bs", "h", "threads"):
             fields[key] = int(value)
+        elif sep and key == "sched":
+            return None  # another schedule than the sweep's default
         elif not sep and part != "manual_time":
             fields["variant"] = part
     if not {"bs", "h", "threads"} <= fields.keys():
