@@ -1,4 +1,4 @@
-//===- Synthetic.h - a learnable SST-format sample --------------*- C++ -*-===//
+//===- SyntheticSst.h - a learnable SST-format sample -----------*- C++ -*-===//
 //
 // When the real Stanford Sentiment Treebank is not available, the example
 // trains on generated data in the same format: random binary trees over a
@@ -8,13 +8,13 @@
 // that a Tree-LSTM can learn. The output depends only on the seed.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TREELSTM_SYNTHETIC_H
-#define TREELSTM_SYNTHETIC_H
+#ifndef CAVS_EXAMPLES_SYNTHETICSST_H
+#define CAVS_EXAMPLES_SYNTHETICSST_H
 
 #include <cstdint>
 #include <string>
 
-namespace treelstm {
+namespace cavs_examples {
 
 struct SyntheticSizes {
   int32_t train = 2000;
@@ -31,6 +31,6 @@ struct SyntheticSizes {
 void writeSyntheticSst(const std::string &dir, uint64_t seed,
                        const SyntheticSizes &sizes = {});
 
-} // namespace treelstm
+} // namespace cavs_examples
 
-#endif // TREELSTM_SYNTHETIC_H
+#endif // CAVS_EXAMPLES_SYNTHETICSST_H

@@ -1,31 +1,17 @@
-//===- Synthetic.cpp - a learnable SST-format sample ----------------------===//
-#include "Synthetic.h"
+//===- SyntheticSst.cpp - a learnable SST-format sample -------------------===//
+#include "SyntheticSst.h"
+
+#include "DataSource.h"
+#include "Random.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <random>
-#include <stdexcept>
 #include <vector>
 
-namespace treelstm {
+namespace cavs_examples {
 
 namespace {
-/// std::mt19937_64's output is fixed by the standard (unlike the std::
-/// distributions), so the sample is the same everywhere.
-class Random {
-public:
-  explicit Random(uint64_t seed) : engine_(seed) {}
-  /// Uniform in [lo, hi].
-  int32_t uniform(int32_t lo, int32_t hi) {
-    return lo + int32_t(engine_() % uint64_t(hi - lo + 1));
-  }
-
-private:
-  std::mt19937_64 engine_;
-};
-
 struct Generator {
   Random random;
   std::vector<int32_t> polarity; // per word
@@ -53,38 +39,26 @@ struct Generator {
 
   void writeSplit(const std::filesystem::path &path, int32_t count,
                   const SyntheticSizes &sizes) {
-    // Written under a temporary name and renamed, so that an interrupted
-    // run never leaves a truncated split behind.
-    std::filesystem::path temporary = path;
-    temporary += ".tmp";
-    std::ofstream file(temporary);
+    std::string text;
     const int32_t vocabulary = int32_t(polarity.size());
     for (int32_t i = 0; i < count; ++i) {
       words.resize(size_t(random.uniform(sizes.minWords, sizes.maxWords)));
       for (int32_t &word : words)
         word = random.uniform(0, vocabulary - 1);
-      std::string line;
-      subtree(0, int32_t(words.size()), line);
-      file << line << '\n';
+      subtree(0, int32_t(words.size()), text);
+      text += '\n';
     }
-    file.close();
-    std::error_code error;
-    if (!file || (std::filesystem::rename(temporary, path, error), error))
-      throw std::runtime_error("cannot write '" + path.string() + "'");
+    writeTextFile(path, text);
   }
 };
 } // namespace
 
 void writeSyntheticSst(const std::string &dir, uint64_t seed,
                        const SyntheticSizes &sizes) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error)
-    throw std::runtime_error("cannot create '" + dir + "': " + error.message());
   Generator generator{Random(seed ^ 0x5eed5eed5eedull), {}, {}};
   // 60% neutral words, 15% each of -1 and +1, 5% each of -2 and +2.
-  static const int32_t kPolarities[20] = {0,  0,  0,  0,  0,  0, 0, 0, 0, 0,
-                                          0,  0,  -1, -1, -1, 1, 1, 1, -2, 2};
+  static const int32_t kPolarities[20] = {0, 0, 0,  0,  0,  0, 0, 0, 0,  0,
+                                          0, 0, -1, -1, -1, 1, 1, 1, -2, 2};
   generator.polarity.resize(size_t(sizes.vocabulary));
   for (int32_t &p : generator.polarity)
     p = kPolarities[generator.random.uniform(0, 19)];
@@ -94,4 +68,4 @@ void writeSyntheticSst(const std::string &dir, uint64_t seed,
   generator.writeSplit(root / "test.txt", sizes.test, sizes);
 }
 
-} // namespace treelstm
+} // namespace cavs_examples

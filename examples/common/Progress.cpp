@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <utility>
 
-namespace treelstm {
+namespace cavs_examples {
 
 ProgressBar::ProgressBar(std::string label, int64_t total)
     : label_(std::move(label)), total_(total > 0 ? total : 1),
@@ -16,7 +16,8 @@ void ProgressBar::update(int64_t done, const std::string &status) {
   if (!enabled_)
     return;
   const auto now = std::chrono::steady_clock::now();
-  if (drawn_ && done < total_ && now - lastDraw_ < std::chrono::milliseconds(100))
+  if (drawn_ && done < total_ &&
+      now - lastDraw_ < std::chrono::milliseconds(100))
     return;
   lastDraw_ = now;
   drawn_ = true;
@@ -24,7 +25,8 @@ void ProgressBar::update(int64_t done, const std::string &status) {
   const double fraction = double(done) / double(total_);
   const int filled = int(fraction * kWidth + 0.5);
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double eta = done > 0 ? elapsed * double(total_ - done) / double(done) : 0;
+  const double eta =
+      done > 0 ? elapsed * double(total_ - done) / double(done) : 0;
   std::string bar(size_t(filled), '#');
   bar.resize(kWidth, '.');
   std::fprintf(stderr, "\r\033[K%s [%s] %3.0f%%  %.0f s, eta %.0f s  %s",
@@ -41,4 +43,4 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
-} // namespace treelstm
+} // namespace cavs_examples

@@ -5,14 +5,14 @@
 // finish().
 //
 //===----------------------------------------------------------------------===//
-#ifndef TREELSTM_PROGRESS_H
-#define TREELSTM_PROGRESS_H
+#ifndef CAVS_EXAMPLES_PROGRESS_H
+#define CAVS_EXAMPLES_PROGRESS_H
 
 #include <chrono>
 #include <cstdint>
 #include <string>
 
-namespace treelstm {
+namespace cavs_examples {
 
 class ProgressBar {
 public:
@@ -34,6 +34,6 @@ private:
   std::chrono::steady_clock::time_point start_, lastDraw_;
 };
 
-} // namespace treelstm
+} // namespace cavs_examples
 
-#endif // TREELSTM_PROGRESS_H
+#endif // CAVS_EXAMPLES_PROGRESS_H

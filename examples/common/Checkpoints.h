@@ -1,0 +1,40 @@
+//===- Checkpoints.h - per-epoch checkpoints and the best one ---*- C++ -*-===//
+//
+// After every epoch the model and its optimizer state go to PATH, and to
+// PATH.best when the epoch's validation score is the best so far (model
+// selection on dev, as in Tai et al.). Disabled for an empty path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_EXAMPLES_CHECKPOINTS_H
+#define CAVS_EXAMPLES_CHECKPOINTS_H
+
+#include "cavs/runtime.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace cavs_examples {
+
+class Checkpoints {
+public:
+  /// Throws UsageError at once when the folder of `path` does not exist.
+  explicit Checkpoints(std::string path);
+
+  bool enabled() const { return !path_.empty(); }
+  const std::string &path() const { return path_; }
+  std::string bestPath() const { return path_ + ".best"; }
+  int32_t bestEpoch() const { return bestEpoch_; }
+
+  /// Saves epoch `epoch`; `score` (higher is better) picks the best one.
+  void save(cavs::Model &model, const cavs::Optimizer &optimizer, int32_t epoch,
+            double score);
+
+private:
+  std::string path_;
+  double bestScore_ = 0;
+  int32_t bestEpoch_ = 0;
+};
+
+} // namespace cavs_examples
+
+#endif // CAVS_EXAMPLES_CHECKPOINTS_H

@@ -1,0 +1,154 @@
+//===- SstClassifier.cpp - a tree model trained on SST sentiment ----------===//
+#include "SstClassifier.h"
+
+#include "Accuracy.h"
+#include "App.h"
+#include "Checkpoints.h"
+#include "Sst.h"
+#include "TrainOptions.h"
+#include "Trainer.h"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace cavs_examples {
+
+namespace {
+
+struct Options : TrainOptions {
+  DataSource source;
+  /// L2 weight decay per tree.
+  double weightDecay = 1e-4;
+  /// "all": a loss at every labelled node; "root": at the roots only.
+  std::string loss = "all";
+};
+
+struct Evaluation {
+  PassStats pass;
+  Accuracy roots;
+};
+
+Evaluation evaluateRoots(cavs::Model &model, const SampleSet &set,
+                         const SstModel &spec, int32_t batchSize) {
+  Evaluation result;
+  PassConfig config;
+  config.batchSize = batchSize;
+  config.afterForward = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
+    countPredictions(m, batch, spec.output, &result.roots, nullptr);
+  };
+  result.pass = evaluate(model, set, config);
+  return result;
+}
+
+/// Restores `path` into a fresh model instance and reports its dev and test
+/// root accuracy.
+void restoreAndTest(const SstModel &spec, const std::string &path,
+                    const std::string &what, const Options &options,
+                    const SstSplits &data) {
+  std::unique_ptr<cavs::Model> restored = spec.create(options.seed + 1);
+  restored->load(path);
+  const Accuracy dev =
+      evaluateRoots(*restored, data.dev, spec, options.evalBatchSize).roots;
+  const Accuracy test =
+      evaluateRoots(*restored, data.test, spec, options.evalBatchSize).roots;
+  std::printf("restored %s (%s) into a fresh model: dev root acc %.2f%%, test "
+              "root acc %.2f%% (%lld of %lld)\n",
+              path.c_str(), what.c_str(), dev.percent(), test.percent(),
+              (long long)test.correct, (long long)test.total);
+}
+
+int train(const SstModel &spec, const Options &options) {
+  Checkpoints checkpoints(options.checkpoint);
+  SstSplits data = loadSst(options.source, spec.typing);
+  setUpThreads(options.threads);
+  if (options.maxTrain > 0)
+    data.train.truncate(
+        int32_t(std::min<int64_t>(options.maxTrain, data.train.size())));
+  for (SampleSet *set : {&data.train, &data.dev, &data.test}) {
+    if (spec.retype)
+      spec.retype(*set, options.seed);
+    if (options.loss == "root")
+      set->maskNonRoots("label");
+  }
+  std::cout << "data: " << data.dir << "\n  train " << data.train.size()
+            << " trees (" << data.train.numVertices() << " vertices), dev "
+            << data.dev.size() << ", test " << data.test.size()
+            << "; vocabulary " << data.vocab.size() << " words\n";
+
+  std::unique_ptr<cavs::Model> model = spec.create(options.seed);
+  requireRows(*model, "embed", data.vocab.size(), "V");
+  // The loss is summed over the trees of a batch; Adagrad is invariant to
+  // the gradient's scale, so a decay of wd * B on the summed gradient is
+  // Tai et al.'s wd on the mean gradient.
+  cavs::Optimizer optimizer(
+      model->params(),
+      optimizerOptions(cavs::OptimizerKind::Adagrad, options.learningRate,
+                       options.clip, options.weightDecay * options.batchSize));
+  std::ostringstream details;
+  details << describeTraining(options, "Adagrad", "trees") << ", weight decay "
+          << options.weightDecay << ", loss at "
+          << (options.loss == "root" ? "the roots" : "every node");
+  printModel(*model, details.str());
+
+  // Model selection as in Tai et al.: the epoch with the best dev accuracy.
+  Accuracy trainRoots, devRoots;
+  EpochPlan plan;
+  plan.startEpoch = [&] { trainRoots = devRoots = Accuracy(); };
+  plan.trainHook = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
+    countPredictions(m, batch, spec.output, &trainRoots, nullptr);
+  };
+  plan.evalHook = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
+    countPredictions(m, batch, spec.output, &devRoots, nullptr);
+  };
+  plan.score = [&](const PassStats &) { return devRoots.percent(); };
+  plan.report = [&](int32_t epoch, const PassStats &stats,
+                    const PassStats &dev) {
+    std::printf("epoch %d/%d: loss/tree %.4f, train root acc %.2f%%, dev "
+                "root acc %.2f%% (loss/tree %.4f); %.1f s, %.0f trees/s, %.0f "
+                "vertices/s\n",
+                epoch, options.epochs, stats.lossPerSample(),
+                trainRoots.percent(), devRoots.percent(), dev.lossPerSample(),
+                stats.seconds, stats.samples / stats.seconds,
+                stats.vertices / stats.seconds);
+    std::printf("  forward %.1f s, backward %.1f s, update %.1f s, batching "
+                "%.1f s; %.1f tasks per batch\n",
+                stats.forward, stats.backward, stats.update, stats.batching,
+                stats.tasksPerBatch());
+  };
+  runEpochs(*model, optimizer, data.train, data.dev, options, checkpoints,
+            plan);
+  if (!checkpoints.enabled()) {
+    const Accuracy test =
+        evaluateRoots(*model, data.test, spec, options.evalBatchSize).roots;
+    std::printf("test root acc %.2f%% (%lld of %lld)\n", test.percent(),
+                (long long)test.correct, (long long)test.total);
+    return 0;
+  }
+  // Test: fresh instances restored from the checkpoints.
+  restoreAndTest(spec, checkpoints.path(), "last epoch", options, data);
+  if (checkpoints.bestEpoch() != options.epochs)
+    restoreAndTest(spec, checkpoints.bestPath(),
+                   "best dev, epoch " + std::to_string(checkpoints.bestEpoch()),
+                   options, data);
+  return 0;
+}
+
+} // namespace
+
+int runSstClassifier(const SstModel &spec, int argc, char **argv) {
+  Options options;
+  options.source.dataDir = spec.defaultDataDir;
+  options.source.syntheticDir = spec.syntheticDataDir;
+  options.checkpoint = spec.checkpoint;
+  ArgParser parser(spec.program, spec.description);
+  addDataOptions(parser, options.source, "train.txt, dev.txt, test.txt");
+  addTrainOptions(parser, options, "trees", "Adagrad");
+  parser.number("--wd", "L2 weight decay per tree", &options.weightDecay);
+  parser.choice("--loss",
+                "loss at every node (dynet-benchmark treenn) or the roots only",
+                &options.loss, {"all", "root"});
+  return runApp(parser, argc, argv, [&] { return train(spec, options); });
+}
+
+} // namespace cavs_examples

@@ -1,0 +1,47 @@
+//===- TrainOptions.cpp - the flags every training app has ----------------===//
+#include "TrainOptions.h"
+
+#include <limits>
+#include <sstream>
+
+namespace cavs_examples {
+
+void addTrainOptions(ArgParser &parser, TrainOptions &options,
+                     const std::string &unit, const std::string &optimizer,
+                     const std::string &dataUnit) {
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  parser.integer("--epochs", "passes over the training set", &options.epochs, 1,
+                 kInt32Max);
+  parser.integer("--batch", unit + " per minibatch", &options.batchSize, 1,
+                 kInt32Max);
+  parser.number("--lr", optimizer + " learning rate", &options.learningRate);
+  parser.number("--clip", "gradient-norm clipping, 0 for none", &options.clip);
+  parser.integer("--seed", "seed of initialisation and shuffling",
+                 &options.seed, 0, std::numeric_limits<int64_t>::max());
+  parser.integer("--threads",
+                 "kernel threads (default: $CAVS_NUM_THREADS or all cores)",
+                 &options.threads, 1, 4096);
+  parser.integer("--max-train",
+                 "use only the first N training " +
+                     (dataUnit.empty() ? unit : dataUnit),
+                 &options.maxTrain, 1, kInt32Max);
+  parser.integer("--eval-batch", unit + " per batch when evaluating",
+                 &options.evalBatchSize, 1, kInt32Max);
+  parser.text("--checkpoint", "PATH",
+              "save parameters and optimizer state after each epoch",
+              &options.checkpoint);
+}
+
+std::string describeTraining(const TrainOptions &options,
+                             const std::string &optimizer,
+                             const std::string &unit) {
+  std::ostringstream text;
+  text << optimizer << " lr " << options.learningRate;
+  if (options.clip > 0)
+    text << ", clip " << options.clip;
+  text << ", batch " << options.batchSize << " " << unit << ", seed "
+       << options.seed;
+  return text.str();
+}
+
+} // namespace cavs_examples

@@ -1,0 +1,58 @@
+//===- TrainOptions.h - the flags every training app has --------*- C++ -*-===//
+//
+// --epochs, --batch, --lr, --clip, --seed, --threads, --max-train,
+// --eval-batch and --checkpoint mean the same in every app; an app sets its own
+// defaults in the struct before registering them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_EXAMPLES_TRAINOPTIONS_H
+#define CAVS_EXAMPLES_TRAINOPTIONS_H
+
+#include "ArgParser.h"
+
+#include <cstdint>
+#include <string>
+
+namespace cavs_examples {
+
+struct TrainOptions {
+  TrainOptions() = default;
+  /// An app's defaults.
+  TrainOptions(int32_t epochs, int32_t batchSize, double learningRate,
+               double clip, int32_t evalBatchSize)
+      : epochs(epochs), batchSize(batchSize), learningRate(learningRate),
+        clip(clip), evalBatchSize(evalBatchSize) {}
+
+  int32_t epochs = 10;
+  /// Samples per minibatch.
+  int32_t batchSize = 25;
+  double learningRate = 0.05;
+  uint64_t seed = 1;
+  /// Kernel threads; 0 keeps the runtime's default.
+  int32_t threads = 0;
+  /// Use only the first N training samples; -1 uses them all.
+  int64_t maxTrain = -1;
+  /// Global gradient-norm clipping; 0: none.
+  double clip = 0;
+  /// Samples per batch when evaluating.
+  int32_t evalBatchSize = 500;
+  /// Where to save the parameters and optimizer state after each epoch;
+  /// empty: nowhere.
+  std::string checkpoint;
+};
+
+/// Registers the flags above; `unit` names a sample ("trees", "chains"),
+/// `optimizer` the update rule and `dataUnit` (default: `unit`) what
+/// --max-train counts, in the help text.
+void addTrainOptions(ArgParser &parser, TrainOptions &options,
+                     const std::string &unit, const std::string &optimizer,
+                     const std::string &dataUnit = "");
+
+/// "<optimizer> lr X[, clip C], batch B <unit>, seed S" for the banner.
+std::string describeTraining(const TrainOptions &options,
+                             const std::string &optimizer,
+                             const std::string &unit);
+
+} // namespace cavs_examples
+
+#endif // CAVS_EXAMPLES_TRAINOPTIONS_H

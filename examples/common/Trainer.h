@@ -1,0 +1,99 @@
+//===- Trainer.h - the minibatch loops shared by the apps -------*- C++ -*-===//
+//
+// One epoch of training (batch assembly, forward in train mode, backward,
+// optimizer step) and one pass of inference over a SampleSet, with the
+// statistics every app reports: summed loss, loss targets, vertices,
+// batched tasks and the time per phase; and the epoch loop around them.
+// Apps that need more per batch (an accuracy) pass a hook that runs right
+// after the forward pass, while the model's outputs belong to that batch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_EXAMPLES_TRAINER_H
+#define CAVS_EXAMPLES_TRAINER_H
+
+#include "Checkpoints.h"
+#include "SampleSet.h"
+#include "TrainOptions.h"
+
+#include "cavs/runtime.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cavs_examples {
+
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct PassStats {
+  /// Loss summed over every target.
+  double loss = 0;
+  /// Vertices whose target attribute is >= 0 (the ones with a loss).
+  int64_t targets = 0;
+  int32_t samples = 0;
+  int64_t vertices = 0, tasks = 0, batches = 0;
+  double seconds = 0;
+  /// Seconds per phase, summed (training only).
+  double forward = 0, backward = 0, update = 0, batching = 0;
+
+  double lossPerTarget() const { return targets ? loss / double(targets) : 0; }
+  double lossPerSample() const { return samples ? loss / samples : 0; }
+  double tasksPerBatch() const { return batches ? double(tasks) / batches : 0; }
+};
+
+/// Called after each forward pass with the batch it ran on.
+using BatchHook = std::function<void(cavs::Model &, const cavs::GraphBatch &)>;
+
+struct PassConfig {
+  int32_t batchSize = 1;
+  /// Per-vertex attribute holding the loss target (counts PassStats::targets).
+  std::string target = "label";
+  /// Progress bar label; none when empty.
+  std::string label;
+  BatchHook afterForward;
+};
+
+/// Trains one epoch over the samples `order` of `set`: one optimizer step
+/// per batch of config.batchSize samples.
+PassStats trainEpoch(cavs::Model &model, cavs::Optimizer &optimizer,
+                     const SampleSet &set, const std::vector<int32_t> &order,
+                     const PassConfig &config);
+
+/// Runs inference over `set` in order.
+PassStats evaluate(cavs::Model &model, const SampleSet &set,
+                   const PassConfig &config);
+
+/// What runEpochs does around each epoch besides training and evaluating.
+struct EpochPlan {
+  /// Per-vertex attribute holding the loss target.
+  std::string target = "label";
+  /// Called after every forward pass of training and of evaluation.
+  BatchHook trainHook, evalHook;
+  /// Called before each epoch (to reset what the hooks count).
+  std::function<void()> startEpoch;
+  /// The checkpoint score of an epoch, higher is better; by default minus
+  /// the evaluation loss per target.
+  std::function<double(const PassStats &eval)> score;
+  /// Prints the epoch's figures.
+  std::function<void(int32_t epoch, const PassStats &train,
+                     const PassStats &eval)>
+      report;
+};
+
+/// options.epochs times: one epoch over `train` in a freshly shuffled
+/// order (seeded by options.seed), evaluation over `eval`, a checkpoint
+/// (when enabled), the report; at the end, which checkpoints were saved.
+void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
+               const SampleSet &train, const SampleSet &eval,
+               const TrainOptions &options, Checkpoints &checkpoints,
+               const EpochPlan &plan);
+
+} // namespace cavs_examples
+
+#endif // CAVS_EXAMPLES_TRAINER_H

@@ -1,0 +1,73 @@
+//===- CompleteTrees.cpp - labelled complete binary trees -----------------===//
+#include "CompleteTrees.h"
+
+#include "Random.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace treefc {
+
+namespace {
+using cavs_examples::Random;
+using cavs_examples::SampleSet;
+
+class Generator {
+public:
+  Generator(const TreeShape &shape, uint64_t seed)
+      : shape_(shape), random_(seed) {
+    // 60% neutral words, 15% each of -1 and +1, 5% each of -2 and +2.
+    static const int32_t kPolarities[20] = {0, 0, 0,  0,  0,  0, 0, 0, 0,  0,
+                                            0, 0, -1, -1, -1, 1, 1, 1, -2, 2};
+    polarity_.resize(size_t(shape.vocabulary));
+    for (int32_t &p : polarity_)
+      p = kPolarities[random_.uniform(0, 19)];
+  }
+
+  void addTree(SampleSet &set) {
+    children_.clear();
+    words_.clear();
+    labels_.clear();
+    subtree(shape_.leaves);
+    using Ints = SampleSet::Ints;
+    const std::vector<int32_t> types(words_.size(), 0);
+    set.add(Ints(types), Ints(children_), {Ints(words_), Ints(labels_)});
+  }
+
+private:
+  /// Appends the complete subtree over `leaves` leaves in post-order;
+  /// returns its summed polarity.
+  int32_t subtree(int32_t leaves) {
+    int32_t left = CAVS_NO_CHILD, right = CAVS_NO_CHILD, word = -1, sum = 0;
+    if (leaves > 1) {
+      sum = subtree(leaves / 2);
+      left = int32_t(words_.size()) - 1;
+      sum += subtree(leaves - leaves / 2);
+      right = int32_t(words_.size()) - 1;
+    } else {
+      word = random_.uniform(0, shape_.vocabulary - 1);
+      sum = polarity_[size_t(word)];
+    }
+    children_.insert(children_.end(), {left, right});
+    words_.push_back(word);
+    labels_.push_back(std::clamp(2 + sum, 0, 4));
+    return sum;
+  }
+
+  TreeShape shape_;
+  Random random_;
+  std::vector<int32_t> polarity_;
+  std::vector<int32_t> children_, words_, labels_;
+};
+} // namespace
+
+void generateTrees(const TreeShape &shape, uint64_t seed, int32_t train,
+                   int32_t test, SampleSet &trainSet, SampleSet &testSet) {
+  Generator generator(shape, seed);
+  for (int32_t i = 0; i < train; ++i)
+    generator.addTree(trainSet);
+  for (int32_t i = 0; i < test; ++i)
+    generator.addTree(testSet);
+}
+
+} // namespace treefc
