@@ -9,10 +9,10 @@ namespace cavs_examples {
 namespace {
 class SoftmaxLayer {
 public:
-  SoftmaxLayer(cavs::Model &model, const std::string &output)
+  SoftmaxLayer(cavs::Model &model, const std::string &output,
+               cavs::Span<const float> weights, cavs::Span<const float> bias)
       : hidden_(model.outputWidth(output)), states_(model.output(output)),
-        weights_(model.param("W_o")), bias_(model.param("b_o")),
-        logits_(bias_.size()) {
+        weights_(weights), bias_(bias), logits_(bias_.size()) {
     const int64_t classes = int64_t(bias_.size());
     if (hidden_ <= 0 || int64_t(weights_.size()) != classes * hidden_)
       throw cavs::Error(CAVS_ERROR_INVALID_ARGUMENT,
@@ -39,15 +39,27 @@ public:
 private:
   int64_t hidden_;
   cavs::Span<const float> states_;
-  cavs::Span<float> weights_, bias_;
+  cavs::Span<const float> weights_, bias_;
   std::vector<double> logits_;
 };
 } // namespace
 
+SoftmaxCopy copySoftmax(cavs::Model &model) {
+  const cavs::Span<float> weights = model.param("W_o");
+  const cavs::Span<float> bias = model.param("b_o");
+  return {std::vector<float>(weights.begin(), weights.end()),
+          std::vector<float>(bias.begin(), bias.end())};
+}
+
 void countPredictions(cavs::Model &model, const cavs::GraphBatch &batch,
                       const std::string &output, Accuracy *roots,
-                      Accuracy *all) {
-  SoftmaxLayer layer(model, output);
+                      Accuracy *all, const SoftmaxCopy *copy) {
+  const cavs::Span<float> weights = model.param("W_o");
+  const cavs::Span<float> bias = model.param("b_o");
+  SoftmaxLayer layer =
+      copy ? SoftmaxLayer(model, output, copy->weights, copy->bias)
+           : SoftmaxLayer(model, output, {weights.data(), weights.size()},
+                          {bias.data(), bias.size()});
   cavs::Span<const int32_t> labels = batch.attribute("label");
   auto count = [&](int32_t v, Accuracy &accuracy) {
     if (labels[size_t(v)] < 0)

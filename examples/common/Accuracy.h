@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cavs_examples {
 
@@ -27,12 +28,24 @@ struct Accuracy {
   }
 };
 
+/// A copy of the softmax layer, W_o and b_o. The distributed trainer runs
+/// forward, backward and the update in one call, so an app that counts
+/// training predictions copies the layer before each step: it then
+/// classifies with the parameters of the forward pass, as one process does.
+struct SoftmaxCopy {
+  std::vector<float> weights, bias;
+};
+
+/// The model's current W_o and b_o.
+SoftmaxCopy copySoftmax(cavs::Model &model);
+
 /// Adds the predictions of the last forward pass over `batch` (hidden
 /// states pushed as `output`) to `roots` (labelled roots) and `all` (every
-/// labelled vertex); either may be null.
+/// labelled vertex); either may be null. Classifies with `copy` when
+/// given, else with the model's W_o and b_o.
 void countPredictions(cavs::Model &model, const cavs::GraphBatch &batch,
                       const std::string &output, Accuracy *roots,
-                      Accuracy *all);
+                      Accuracy *all, const SoftmaxCopy *copy = nullptr);
 
 } // namespace cavs_examples
 

@@ -7,23 +7,31 @@
 
 namespace cavs_examples {
 
-Checkpoints::Checkpoints(std::string path) : path_(std::move(path)) {
+Checkpoints::Checkpoints(std::string path, bool writer)
+    : path_(std::move(path)) {
   const std::filesystem::path folder =
       std::filesystem::path(path_).parent_path();
-  if (!folder.empty() && !std::filesystem::is_directory(folder))
+  if (writer && !folder.empty() && !std::filesystem::is_directory(folder))
     throw UsageError("--checkpoint " + path_ + ": folder '" + folder.string() +
                      "' does not exist");
 }
 
 void Checkpoints::save(cavs::Model &model, const cavs::Optimizer &optimizer,
-                       int32_t epoch, double score) {
+                       int32_t epoch, double score,
+                       cavs::dist::Trainer *dist) {
   if (!enabled())
     return;
-  model.save(path_, &optimizer);
+  auto write = [&](const std::string &path) {
+    if (dist)
+      dist->save(path);
+    else
+      model.save(path, &optimizer);
+  };
+  write(path_);
   if (bestEpoch_ == 0 || score > bestScore_) {
     bestScore_ = score;
     bestEpoch_ = epoch;
-    model.save(bestPath(), &optimizer);
+    write(bestPath());
   }
 }
 

@@ -8,6 +8,7 @@
 #ifndef CAVS_EXAMPLES_CHECKPOINTS_H
 #define CAVS_EXAMPLES_CHECKPOINTS_H
 
+#include "cavs/dist.hpp"
 #include "cavs/runtime.hpp"
 
 #include <cstdint>
@@ -18,7 +19,9 @@ namespace cavs_examples {
 class Checkpoints {
 public:
   /// Throws UsageError at once when the folder of `path` does not exist.
-  explicit Checkpoints(std::string path);
+  /// `writer`: false on the ranks of a distributed run that never write
+  /// (rank 0 does), which need not have the folder on their hosts.
+  explicit Checkpoints(std::string path, bool writer = true);
 
   bool enabled() const { return !path_.empty(); }
   const std::string &path() const { return path_; }
@@ -26,8 +29,10 @@ public:
   int32_t bestEpoch() const { return bestEpoch_; }
 
   /// Saves epoch `epoch`; `score` (higher is better) picks the best one.
+  /// With a distributed trainer rank 0 writes (a collective: every rank
+  /// must call it with the same score).
   void save(cavs::Model &model, const cavs::Optimizer &optimizer, int32_t epoch,
-            double score);
+            double score, cavs::dist::Trainer *dist = nullptr);
 
 private:
   std::string path_;

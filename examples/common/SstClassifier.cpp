@@ -4,6 +4,7 @@
 #include "Accuracy.h"
 #include "App.h"
 #include "Checkpoints.h"
+#include "Distributed.h"
 #include "Sst.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -22,6 +23,10 @@ struct Options : TrainOptions {
   double weightDecay = 1e-4;
   /// "all": a loss at every labelled node; "root": at the roots only.
   std::string loss = "all";
+  /// Data-parallel over MPI ranks (SstModel::distributed).
+  bool distributed = false;
+  /// A checkpoint to evaluate instead of training; none when empty.
+  std::string evaluate;
 };
 
 struct Evaluation {
@@ -29,15 +34,20 @@ struct Evaluation {
   Accuracy roots;
 };
 
+/// Root accuracy over `set`; with `dist`, every rank evaluates its shards
+/// and gets the sums.
 Evaluation evaluateRoots(cavs::Model &model, const SampleSet &set,
-                         const SstModel &spec, int32_t batchSize) {
+                         const SstModel &spec, int32_t batchSize,
+                         cavs::dist::Trainer *dist = nullptr) {
   Evaluation result;
   PassConfig config;
   config.batchSize = batchSize;
   config.afterForward = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
     countPredictions(m, batch, spec.output, &result.roots, nullptr);
   };
+  config.dist = dist;
   result.pass = evaluate(model, set, config);
+  sumOverRanks(dist, {&result.roots});
   return result;
 }
 
@@ -58,8 +68,9 @@ void restoreAndTest(const SstModel &spec, const std::string &path,
               (long long)test.correct, (long long)test.total);
 }
 
-int train(const SstModel &spec, const Options &options) {
-  Checkpoints checkpoints(options.checkpoint);
+/// The three splits as options ask (threads set, training split cut,
+/// retyped, labels masked), announced.
+SstSplits loadData(const SstModel &spec, const Options &options) {
   SstSplits data = loadSst(options.source, spec.typing);
   setUpThreads(options.threads);
   if (options.maxTrain > 0)
@@ -75,9 +86,24 @@ int train(const SstModel &spec, const Options &options) {
             << " trees (" << data.train.numVertices() << " vertices), dev "
             << data.dev.size() << ", test " << data.test.size()
             << "; vocabulary " << data.vocab.size() << " words\n";
+  return data;
+}
 
+/// --evaluate: a saved checkpoint's dev and test accuracy, no training.
+int evaluateOnly(const SstModel &spec, const Options &options) {
+  if (options.distributed)
+    throw UsageError("--evaluate runs in one process; drop --distributed");
+  const SstSplits data = loadData(spec, options);
+  restoreAndTest(spec, options.evaluate, "--evaluate", options, data);
+  return 0;
+}
+
+int train(const SstModel &spec, const Options &options) {
+  if (!options.evaluate.empty())
+    return evaluateOnly(spec, options);
+  // The model comes first so that a distributed run knows its rank (and
+  // leaves printing to rank 0) before anything is printed.
   std::unique_ptr<cavs::Model> model = spec.create(options.seed);
-  requireRows(*model, "embed", data.vocab.size(), "V");
   // The loss is summed over the trees of a batch; Adagrad is invariant to
   // the gradient's scale, so a decay of wd * B on the summed gradient is
   // Tai et al.'s wd on the mean gradient.
@@ -85,6 +111,11 @@ int train(const SstModel &spec, const Options &options) {
       model->params(),
       optimizerOptions(cavs::OptimizerKind::Adagrad, options.learningRate,
                        options.clip, options.weightDecay * options.batchSize));
+  std::unique_ptr<cavs::dist::Trainer> dist =
+      options.distributed ? startDistributed(*model, optimizer) : nullptr;
+  Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
+  const SstSplits data = loadData(spec, options);
+  requireRows(*model, "embed", data.vocab.size(), "V");
   std::ostringstream details;
   details << describeTraining(options, "Adagrad", "trees") << ", weight decay "
           << options.weightDecay << ", loss at "
@@ -93,10 +124,19 @@ int train(const SstModel &spec, const Options &options) {
 
   // Model selection as in Tai et al.: the epoch with the best dev accuracy.
   Accuracy trainRoots, devRoots;
+  // Distributed: the softmax layer of each step's forward pass (the hook
+  // runs after the update; see PassConfig::dist).
+  SoftmaxCopy layerOfStep;
   EpochPlan plan;
   plan.startEpoch = [&] { trainRoots = devRoots = Accuracy(); };
+  if (dist)
+    plan.beforeStep = [&](cavs::Model &m) { layerOfStep = copySoftmax(m); };
   plan.trainHook = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
-    countPredictions(m, batch, spec.output, &trainRoots, nullptr);
+    countPredictions(m, batch, spec.output, &trainRoots, nullptr,
+                     dist ? &layerOfStep : nullptr);
+  };
+  plan.sumOverRanks = [&] {
+    sumOverRanks(dist.get(), {&trainRoots, &devRoots});
   };
   plan.evalHook = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
     countPredictions(m, batch, spec.output, &devRoots, nullptr);
@@ -115,17 +155,25 @@ int train(const SstModel &spec, const Options &options) {
                 "%.1f s; %.1f tasks per batch\n",
                 stats.forward, stats.backward, stats.update, stats.batching,
                 stats.tasksPerBatch());
+    if (dist)
+      std::printf("  rank 0 of %d: gradient exchange %.1f s (forward, "
+                  "backward and tasks above are rank 0's shards)\n",
+                  dist->size(), stats.exchange);
   };
   runEpochs(*model, optimizer, data.train, data.dev, options, checkpoints,
-            plan);
+            plan, dist.get());
   if (!checkpoints.enabled()) {
-    const Accuracy test =
-        evaluateRoots(*model, data.test, spec, options.evalBatchSize).roots;
+    const Accuracy test = evaluateRoots(*model, data.test, spec,
+                                        options.evalBatchSize, dist.get())
+                              .roots;
     std::printf("test root acc %.2f%% (%lld of %lld)\n", test.percent(),
                 (long long)test.correct, (long long)test.total);
     return 0;
   }
-  // Test: fresh instances restored from the checkpoints.
+  // Test: fresh instances restored from the checkpoints, on rank 0 alone:
+  // only its host is sure to have the files.
+  if (dist && !dist->isRoot())
+    return 0;
   restoreAndTest(spec, checkpoints.path(), "last epoch", options, data);
   if (checkpoints.bestEpoch() != options.epochs)
     restoreAndTest(spec, checkpoints.bestPath(),
@@ -148,7 +196,15 @@ int runSstClassifier(const SstModel &spec, int argc, char **argv) {
   parser.choice("--loss",
                 "loss at every node (dynet-benchmark treenn) or the roots only",
                 &options.loss, {"all", "root"});
-  return runApp(parser, argc, argv, [&] { return train(spec, options); });
+  parser.text("--evaluate", "PATH",
+              "no training: restore the checkpoint PATH and report its dev "
+              "and test root accuracy",
+              &options.evaluate);
+  if (spec.distributed)
+    addDistributedOption(parser, &options.distributed);
+  return finishDistributed(
+      options.distributed,
+      runApp(parser, argc, argv, [&] { return train(spec, options); }));
 }
 
 } // namespace cavs_examples

@@ -45,6 +45,9 @@ struct SstModel {
   std::string defaultDataDir, syntheticDataDir;
   /// Default --checkpoint; none when empty.
   std::string checkpoint;
+  /// Offers --distributed, data-parallel training over MPI ranks
+  /// (Distributed.h).
+  bool distributed = false;
   /// Optional: retypes a loaded split (e.g. two cell kinds) from the seed.
   std::function<void(SampleSet &set, uint64_t seed)> retype;
   /// A fresh model instance with parameters initialised from `seed`.

@@ -17,6 +17,37 @@ int64_t countTargets(const cavs::GraphBatch &batch, const std::string &name) {
                        [](int32_t value) { return value >= 0; });
 }
 
+/// One batch of a distributed pass: the trainer's step over this rank's
+/// shard (returning the global batch's loss), or inference over the shard
+/// (returning the shard's loss); then the hook on the shard.
+double distributedBatch(cavs::Model &model, bool train,
+                        const cavs::GraphBatch &batch,
+                        const PassConfig &config, PassStats &stats) {
+  cavs::dist::Trainer &dist = *config.dist;
+  double loss = 0;
+  if (train) {
+    if (config.beforeStep)
+      config.beforeStep(model);
+    loss = dist.step(batch);
+    stats.exchange += dist.lastStats().comm_seconds;
+    if (!config.afterForward)
+      return loss;
+  }
+  // The same split as the trainer's, so the model's outputs after a step
+  // belong to this shard.
+  const auto shardStart = Clock::now();
+  const cavs::GraphBatch shard =
+      cavs::dist::shardOf(batch, dist.size(), dist.rank());
+  stats.batching += secondsSince(shardStart);
+  if (!cavs::dist::hasShard(shard))
+    return loss;
+  if (!train)
+    loss = model.infer(shard);
+  if (config.afterForward)
+    config.afterForward(model, shard);
+  return loss;
+}
+
 /// The loop of both passes; `train` adds backward and step.
 PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
               const SampleSet &set, const int32_t *order,
@@ -29,12 +60,20 @@ PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
     const auto batchStart = Clock::now();
     cavs::GraphBatch batch = set.batch(order + first, count);
     stats.batching += secondsSince(batchStart);
-    stats.loss += optimizer ? model.forward(batch) : model.infer(batch);
-    if (config.afterForward)
-      config.afterForward(model, batch);
+    if (config.dist) {
+      stats.loss += distributedBatch(model, optimizer != nullptr, batch, config,
+                                     stats);
+    } else {
+      stats.loss += optimizer ? model.forward(batch) : model.infer(batch);
+      if (config.afterForward)
+        config.afterForward(model, batch);
+      if (optimizer) {
+        model.backward();
+        model.step(*optimizer);
+      }
+    }
     if (optimizer) {
-      model.backward();
-      model.step(*optimizer);
+      // This rank's share when distributed.
       const cavs_model_timing t = model.timing();
       stats.forward +=
           t.schedule + t.forward_eager + t.forward_body + t.forward_lazy;
@@ -52,6 +91,11 @@ PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
                     stats.lossPerTarget());
       progress.update(first + count, status);
     }
+  }
+  if (config.dist && !optimizer) {
+    std::vector<double> loss{stats.loss};
+    config.dist->allreduceSum(loss);
+    stats.loss = loss[0];
   }
   stats.seconds = secondsSince(start);
   return stats;
@@ -74,7 +118,7 @@ PassStats evaluate(cavs::Model &model, const SampleSet &set,
 void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const SampleSet &train, const SampleSet &eval,
                const TrainOptions &options, Checkpoints &checkpoints,
-               const EpochPlan &plan) {
+               const EpochPlan &plan, cavs::dist::Trainer *dist) {
   Shuffler shuffler(train.size(), options.seed);
   for (int32_t epoch = 1; epoch <= options.epochs; ++epoch) {
     if (plan.startEpoch)
@@ -82,18 +126,26 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     PassConfig config;
     config.batchSize = options.batchSize;
     config.target = plan.target;
-    config.label = "epoch " + std::to_string(epoch);
+    // One progress bar: rank 0's.
+    if (!dist || dist->isRoot())
+      config.label = "epoch " + std::to_string(epoch);
     config.afterForward = plan.trainHook;
+    config.dist = dist;
+    config.beforeStep = plan.beforeStep;
     const PassStats trained =
         trainEpoch(model, optimizer, train, shuffler.next(), config);
     PassConfig evalConfig;
     evalConfig.batchSize = options.evalBatchSize;
     evalConfig.target = plan.target;
     evalConfig.afterForward = plan.evalHook;
+    evalConfig.dist = dist;
     const PassStats evaluated = evaluate(model, eval, evalConfig);
+    if (dist && plan.sumOverRanks)
+      plan.sumOverRanks();
     checkpoints.save(model, optimizer, epoch,
                      plan.score ? plan.score(evaluated)
-                                : -evaluated.lossPerTarget());
+                                : -evaluated.lossPerTarget(),
+                     dist);
     plan.report(epoch, trained, evaluated);
     std::fflush(stdout);
   }

@@ -6,6 +6,9 @@
 // batched tasks and the time per phase; and the epoch loop around them.
 // Apps that need more per batch (an accuracy) pass a hook that runs right
 // after the forward pass, while the model's outputs belong to that batch.
+// With a cavs::dist::Trainer (--distributed, Distributed.h) every rank runs
+// the same loops over the same global batches and works on its shard of
+// each.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_EXAMPLES_TRAINER_H
@@ -15,6 +18,7 @@
 #include "SampleSet.h"
 #include "TrainOptions.h"
 
+#include "cavs/dist.hpp"
 #include "cavs/runtime.hpp"
 
 #include <chrono>
@@ -41,6 +45,8 @@ struct PassStats {
   double seconds = 0;
   /// Seconds per phase, summed (training only).
   double forward = 0, backward = 0, update = 0, batching = 0;
+  /// Seconds of the gradient exchange (distributed training only).
+  double exchange = 0;
 
   double lossPerTarget() const { return targets ? loss / double(targets) : 0; }
   double lossPerSample() const { return samples ? loss / samples : 0; }
@@ -49,6 +55,8 @@ struct PassStats {
 
 /// Called after each forward pass with the batch it ran on.
 using BatchHook = std::function<void(cavs::Model &, const cavs::GraphBatch &)>;
+/// Called before each distributed training step.
+using StepHook = std::function<void(cavs::Model &)>;
 
 struct PassConfig {
   int32_t batchSize = 1;
@@ -57,6 +65,14 @@ struct PassConfig {
   /// Progress bar label; none when empty.
   std::string label;
   BatchHook afterForward;
+  /// Distributed training when set: training steps through the trainer
+  /// (the loss is the global batch's), evaluation runs this rank's shard of
+  /// each batch and sums the loss over the ranks at the end. afterForward
+  /// sees the rank's shard (not called for a rank without samples) and,
+  /// when training, comes after the update: the trainer does forward,
+  /// backward and update in one call, hence beforeStep.
+  cavs::dist::Trainer *dist = nullptr;
+  StepHook beforeStep;
 };
 
 /// Trains one epoch over the samples `order` of `set`: one optimizer step
@@ -77,6 +93,13 @@ struct EpochPlan {
   BatchHook trainHook, evalHook;
   /// Called before each epoch (to reset what the hooks count).
   std::function<void()> startEpoch;
+  /// Distributed training: called before each training step (see
+  /// PassConfig::dist).
+  StepHook beforeStep;
+  /// Distributed training: called after each evaluation, before score and
+  /// report, to sum what the hooks counted over the ranks, so that every
+  /// rank scores the epoch alike (and saves the same best checkpoint).
+  std::function<void()> sumOverRanks;
   /// The checkpoint score of an epoch, higher is better; by default minus
   /// the evaluation loss per target.
   std::function<double(const PassStats &eval)> score;
@@ -89,10 +112,11 @@ struct EpochPlan {
 /// options.epochs times: one epoch over `train` in a freshly shuffled
 /// order (seeded by options.seed), evaluation over `eval`, a checkpoint
 /// (when enabled), the report; at the end, which checkpoints were saved.
+/// `dist`: distributed training (see PassConfig::dist).
 void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const SampleSet &train, const SampleSet &eval,
                const TrainOptions &options, Checkpoints &checkpoints,
-               const EpochPlan &plan);
+               const EpochPlan &plan, cavs::dist::Trainer *dist = nullptr);
 
 } // namespace cavs_examples
 

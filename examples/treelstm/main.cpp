@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
       cavs::TreeTyping::LeafType, CAVS_EXAMPLE_DATA_DIR,
       CAVS_EXAMPLE_SYNTHETIC_DIR);
   spec.checkpoint = "treelstm.ckpt";
+  spec.distributed = true; // --distributed: see docs/distributed.md
   return cavs_examples::runSstClassifier<cavs_models::treelstm>(spec, argc,
                                                                 argv);
 }

@@ -6,10 +6,11 @@ files) and draws, with Debian's python3-matplotlib, PNG charts into OUTDIR:
 
   <workload>-<mode>-h<H>-t<T>-vs-batch.png    samples/s against batch size
   <workload>-<mode>-bs<B>-t<T>-vs-hidden.png  samples/s against hidden size
-  <workload>-<mode>-ablation.png              the ablation steps as bars
+  <workload>-<mode>-h<H>-ablation.png         the ablation steps as bars
 
 one line per system: cavsc and, when the run had them, the PyTorch
-baselines. A chart is drawn only where its axis has two or more values.
+baselines. A chart is drawn only where its axis has two or more values; a
+configuration found in several files keeps its last figure.
 
 Benchmark names are <workload>/<mode>/bs:<B>/h:<H>/threads:<T>[/<variant>]
 (Google Benchmark appends /min_time:.../manual_time); the variant is an
@@ -91,11 +92,13 @@ def sweep_charts(plt, runs, outdir):
     plain = [r for r in runs if r["variant"] == "" or r["variant"].startswith("pytorch")]
     for axis, fixed, label, suffix in (("bs", "h", "batch size", "vs-batch"),
                                         ("h", "bs", "hidden size", "vs-hidden")):
-        groups = collections.defaultdict(lambda: collections.defaultdict(list))
+        # A configuration measured in several files keeps its last figure.
+        groups = collections.defaultdict(lambda: collections.defaultdict(dict))
         for run in plain:
             key = (run["workload"], run["mode"], run[fixed], run["threads"])
-            groups[key][system_of(run)].append((run[axis], run["rate"]))
-        for (workload, mode, value, threads), series in sorted(groups.items()):
+            groups[key][system_of(run)][run[axis]] = run["rate"]
+        for (workload, mode, value, threads), by_system in sorted(groups.items()):
+            series = {system: list(points.items()) for system, points in by_system.items()}
             if len({x for points in series.values() for x, _ in points}) < 2:
                 continue
             tag = f"h{value}" if fixed == "h" else f"bs{value}"
@@ -108,8 +111,8 @@ def ablation_charts(plt, runs, outdir):
     steps = collections.defaultdict(list)
     for run in runs:
         if run["variant"] in ABLATION_ORDER:
-            steps[(run["workload"], run["mode"])].append(run)
-    for (workload, mode), group in sorted(steps.items()):
+            steps[(run["workload"], run["mode"], run["h"])].append(run)
+    for (workload, mode, hidden), group in sorted(steps.items()):
         group.sort(key=lambda r: (ABLATION_ORDER.index(r["variant"]), r["threads"]))
         labels = [r["variant"] + (f" ({r['threads']} thr)" if r["threads"] > 1 else "") for r in group]
         base = group[0]["rate"] if group[0]["variant"] == "all-off" else None
@@ -124,7 +127,7 @@ def ablation_charts(plt, runs, outdir):
         axes.set_ylabel("samples/s")
         axes.set_title(f"{workload} {mode}: ablation, bs={group[0]['bs']}, h={group[0]['h']}")
         figure.tight_layout()
-        path = os.path.join(outdir, f"{workload}-{mode}-ablation.png")
+        path = os.path.join(outdir, f"{workload}-{mode}-h{hidden}-ablation.png")
         figure.savefig(path, dpi=100)
         plt.close(figure)
         print("wrote", path)

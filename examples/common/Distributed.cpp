@@ -1,0 +1,57 @@
+//===- Distributed.cpp - an app's side of data-parallel training ----------===//
+#include "Distributed.h"
+
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+namespace cavs_examples {
+
+void addDistributedOption(ArgParser &parser, bool *distributed) {
+  parser.toggle("--distributed",
+                "data-parallel training over MPI: run under mpirun, every "
+                "rank gets a share of each batch (see docs/distributed.md)",
+                distributed);
+}
+
+std::unique_ptr<cavs::dist::Trainer> startDistributed(cavs::Model &model,
+                                                      cavs::Optimizer &optimizer) {
+  if (!cavs::dist::available())
+    throw UsageError("--distributed: this cavsc runtime was built without "
+                     "MPI; rebuild cavsc with MPI (libopenmpi-dev, cmake "
+                     "-DCAVS_ENABLE_MPI=ON) or train without --distributed");
+  auto trainer = std::make_unique<cavs::dist::Trainer>(model, optimizer);
+  if (!trainer->isRoot() && !std::freopen("/dev/null", "w", stdout))
+    throw std::runtime_error("rank " + std::to_string(trainer->rank()) +
+                             ": cannot redirect stdout to /dev/null");
+  std::cout << "distributed: " << trainer->size()
+            << " ranks; each batch is split by vertices, gradients are "
+               "summed; rank 0 prints and writes checkpoints\n";
+  return trainer;
+}
+
+void sumOverRanks(cavs::dist::Trainer *trainer,
+                  std::initializer_list<Accuracy *> accuracies) {
+  if (!trainer)
+    return;
+  // Counts travel as doubles, exact up to 2^53.
+  std::vector<double> counts;
+  for (const Accuracy *accuracy : accuracies) {
+    counts.push_back(double(accuracy->correct));
+    counts.push_back(double(accuracy->total));
+  }
+  trainer->allreduceSum(counts);
+  size_t next = 0;
+  for (Accuracy *accuracy : accuracies) {
+    accuracy->correct = int64_t(counts[next++]);
+    accuracy->total = int64_t(counts[next++]);
+  }
+}
+
+int finishDistributed(bool distributed, int status) {
+  if (distributed && status != 0)
+    cavs::dist::abort(status);
+  return status;
+}
+
+} // namespace cavs_examples
