@@ -418,6 +418,30 @@ TEST(OpsTest, SoftmaxNormalizesRows) {
   }
 }
 
+// Tests the softmax's exponentials element by element where the absolute
+// tolerance above would hide them: over a row whose logits span 0 to -87
+// (every term but the first is tiny), each probability is within 1e-6
+// relative of exp in double, and logits below expf's range give exact 0.
+TEST(OpsTest, SoftmaxTermsAreAccurateOverTheWholeExpRange) {
+  std::vector<float> x;
+  for (int i = 0; i <= 1000; ++i)
+    x.push_back(-0.087f * float(i));
+  x.push_back(-88.0f);
+  x.push_back(-1e30f);
+  std::vector<double> expected;
+  double sum = 0;
+  for (float v : x)
+    sum += expected.emplace_back(std::exp(double(v)));
+  std::vector<float> p(x.size());
+  cavs_op_softmax(1, int64_t(x.size()), x.data(), int64_t(x.size()), p.data(),
+                  int64_t(x.size()));
+  for (size_t c = 0; c + 2 < x.size(); ++c)
+    EXPECT_NEAR(p[c], expected[c] / sum, 1e-6 * expected[c] / sum)
+        << "logit " << x[c];
+  EXPECT_EQ(p[x.size() - 2], 0.0f);
+  EXPECT_EQ(p.back(), 0.0f);
+}
+
 TEST(OpsTest, SoftmaxIsStableForLargeLogits) {
   std::vector<float> x = {1000.0f, 1000.0f, -1000.0f};
   std::vector<float> p(3);

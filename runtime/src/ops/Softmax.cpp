@@ -2,12 +2,14 @@
 //
 // Row-wise softmax and the classification loss with its logit gradient. All
 // exponentials are taken of (logit − row maximum) ≤ 0, so no row overflows
-// however large its logits; the loss uses log-sum-exp rather than the log of
-// a softmax probability, which would underflow to log(0).
+// however large its logits (and FastExp.h's vectorizable exp applies); the
+// loss uses log-sum-exp rather than the log of a softmax probability, which
+// would underflow to log(0).
 //
 //===----------------------------------------------------------------------===//
 #include "api/Guard.h"
 #include "cavs/ops.h"
+#include "ops/FastExp.h"
 #include "ops/IndexCheck.h"
 
 #include <algorithm>
@@ -22,12 +24,42 @@ float rowMax(const float *row, int64_t width) {
   return *std::max_element(row, row + width);
 }
 
-/// Writes exp(row[c] − shift) to out (which may be row) and returns the sum.
-float shiftedExp(const float *row, int64_t width, float shift, float *out) {
+/// Lanes of the partial sums, so that the sum vectorizes without
+/// reassociation flags (and is the same in every build).
+constexpr int64_t kLanes = 8;
+/// Terms computed before they are summed (in a stack buffer when they are
+/// not stored).
+constexpr int64_t kChunk = 512;
+
+float sumInLanes(const float *values, int64_t count) {
+  float lanes[kLanes] = {};
+  int64_t c = 0;
+  for (; c + kLanes <= count; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l)
+      lanes[l] += values[c + l];
+  for (; c < count; ++c)
+    lanes[0] += values[c];
   float sum = 0.0f;
-  for (int64_t c = 0; c < width; ++c) {
-    out[c] = std::exp(row[c] - shift);
-    sum += out[c];
+  for (float lane : lanes)
+    sum += lane;
+  return sum;
+}
+
+/// The sum of exp(row[c] − shift) over the row (shift >= every element);
+/// with Store, also writes each term to `out` (which may be row). Each
+/// chunk's terms are computed in one loop and summed in another: both
+/// vectorize, one loop doing both does not.
+template <bool Store>
+float shiftedExp(const float *row, int64_t width, float shift, float *out) {
+  float chunk[kChunk];
+  float sum = 0.0f;
+  for (int64_t begin = 0; begin < width; begin += kChunk) {
+    const int64_t count = std::min(kChunk, width - begin);
+    float *terms = Store ? out + begin : chunk;
+    const float *in = row + begin;
+    for (int64_t c = 0; c < count; ++c)
+      terms[c] = expNonPositive(in[c] - shift);
+    sum += sumInLanes(terms, count);
   }
   return sum;
 }
@@ -43,7 +75,8 @@ void cavs_op_softmax(int64_t rows, int64_t width, const float *src, int64_t ld,
   for (int64_t r = 0; r < rows; ++r) {
     const float *in = src + r * ld;
     float *out = dst + r * dst_ld;
-    float scale = 1.0f / shiftedExp(in, width, rowMax(in, width), out);
+    float scale =
+        1.0f / shiftedExp<true>(in, width, rowMax(in, width), out);
     for (int64_t c = 0; c < width; ++c)
       out[c] *= scale;
   }
@@ -65,9 +98,7 @@ cavs_status cavs_op_softmax_cross_entropy(int64_t rows, int64_t width,
       }
       const float *in = logits + r * ld;
       float shift = rowMax(in, width);
-      float sum = 0.0f;
-      for (int64_t c = 0; c < width; ++c)
-        sum += std::exp(in[c] - shift);
+      float sum = shiftedExp<false>(in, width, shift, nullptr);
       dst[r * dst_ld] = shift + std::log(sum) - in[label];
     }
     return Status();
@@ -89,7 +120,7 @@ cavs_status cavs_op_softmax_cross_entropy_grad(
         continue;
       }
       const float *in = logits + r * ld;
-      float sum = shiftedExp(in, width, rowMax(in, width), out);
+      float sum = shiftedExp<true>(in, width, rowMax(in, width), out);
       float scale = grad[r * grad_ld] / sum;
       for (int64_t c = 0; c < width; ++c)
         out[c] *= scale;
