@@ -25,13 +25,13 @@ public:
   }
 
   void addTree(SampleSet &set) {
+    types_.clear();
     children_.clear();
     words_.clear();
     labels_.clear();
     subtree(shape_.leaves);
     using Ints = SampleSet::Ints;
-    const std::vector<int32_t> types(words_.size(), 0);
-    set.add(Ints(types), Ints(children_), {Ints(words_), Ints(labels_)});
+    set.add(Ints(types_), Ints(children_), {Ints(words_), Ints(labels_)});
   }
 
 private:
@@ -48,6 +48,7 @@ private:
       word = random_.uniform(0, shape_.vocabulary - 1);
       sum = polarity_[size_t(word)];
     }
+    types_.push_back(leaves > 1 ? kNode : kLeaf);
     children_.insert(children_.end(), {left, right});
     words_.push_back(word);
     labels_.push_back(std::clamp(2 + sum, 0, 4));
@@ -57,7 +58,7 @@ private:
   TreeShape shape_;
   Random random_;
   std::vector<int32_t> polarity_;
-  std::vector<int32_t> children_, words_, labels_;
+  std::vector<int32_t> types_, children_, words_, labels_;
 };
 } // namespace
 

@@ -25,9 +25,12 @@ struct TreeShape {
   int32_t vocabulary = 1000;
 };
 
+/// treefc.cavs's vertex types: `leaf` (arity 0) and `node` (arity 2).
+inline constexpr int32_t kLeaf = 0, kNode = 1;
+
 /// Generates `train` and then `test` trees of one language (polarities)
-/// from `seed`: one vertex type of arity 2 (treefc.cavs's `cell`), vertices
-/// in post-order, attributes `word` (-1 above the leaves) and `label`.
+/// from `seed`: leaves of type kLeaf and inner vertices of type kNode, in
+/// post-order, attributes `word` (-1 above the leaves) and `label`.
 void generateTrees(const TreeShape &shape, uint64_t seed, int32_t train,
                    int32_t test, cavs_examples::SampleSet &trainSet,
                    cavs_examples::SampleSet &testSet);

@@ -50,7 +50,8 @@ int train(const Options &options) {
       int32_t(options.maxTrain > 0
                   ? std::min<int64_t>(options.maxTrain, options.trainTrees)
                   : options.trainTrees);
-  SampleSet trainSet({2}, {"word", "label"}), testSet({2}, {"word", "label"});
+  SampleSet trainSet({0, 2}, {"word", "label"}),
+      testSet({0, 2}, {"word", "label"});
   treefc::generateTrees(options.shape, options.seed, trainTrees,
                         options.testTrees, trainSet, testSet);
   std::printf("data: generated complete binary trees of %d leaves (%d "

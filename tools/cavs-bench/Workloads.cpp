@@ -180,8 +180,8 @@ Workload treeFc(const Options &options) {
     throw UsageError("--data does not apply to treefc (its trees are "
                      "generated)");
   Workload workload("treefc", modelPath("treefc.cavs"),
-                    SampleSet(arities(TreeTypes::One), {"word", "label"}));
-  TreeGenerator generator(/*balanced=*/true, TreeTypes::One, kSeed);
+                    SampleSet(arities(TreeTypes::LeafInner), {"word", "label"}));
+  TreeGenerator generator(/*balanced=*/true, TreeTypes::LeafInner, kSeed);
   for (int32_t i = 0, n = generatedCount(options, 64); i < n; ++i)
     generator.appendTree(256, workload.samples);
   workload.description = describe(

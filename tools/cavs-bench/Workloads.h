@@ -7,7 +7,8 @@
 //                  cell_b by a seeded coin flip
 //                  (the SST workloads use synthetic SST-like trees when
 //                  the data set is absent)
-//   treefc         treefc.cavs on complete binary trees with 256 leaves
+//   treefc         treefc.cavs (leaf + inner function) on complete binary
+//                  trees with 256 leaves
 //                  (511 vertices), generated
 //   chainlstm      chainlstm.cavs (Var-LSTM LM): a chain per PTB valid
 //                  sentence, predicting the next word

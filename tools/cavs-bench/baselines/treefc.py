@@ -1,6 +1,7 @@
-"""PyTorch baselines of examples/models/treefc.cavs (one fully connected
-layer per vertex over its two children's states plus its word embedding;
-softmax cross entropy at every labelled vertex), in two ways:
+"""PyTorch baselines of examples/models/treefc.cavs (a `leaf` type: tanh of
+its word embedding plus b; a `node` type: one fully connected layer over its
+two children's states; softmax cross entropy at every labelled vertex), in
+two ways:
 
   per-sample  recursion over each tree, one vertex at a time (dynamic
               declaration): an absent child contributes nothing, a vertex
@@ -62,4 +63,4 @@ def per_sample(P, batch):
 
 if __name__ == "__main__":
     harness.main("treefc", {"level": level, "per-sample": per_sample},
-                 lambda export: export.require(NAMES, [2]))
+                 lambda export: export.require(NAMES, [0, 2]))
