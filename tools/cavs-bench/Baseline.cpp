@@ -2,8 +2,9 @@
 #include "Baseline.h"
 
 #include "BaselineExport.h"
-#include "Json.h"
 #include "Process.h"
+
+#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -59,6 +61,53 @@ std::string readFile(const std::string &path) {
   text << in.rdbuf();
   return text.str();
 }
+
+/// A baseline script's result file: one JSON object (llvm::json). Throws
+/// std::runtime_error naming the file and the key for anything malformed.
+class ResultFile {
+public:
+  explicit ResultFile(const std::string &path) : path_(path) {
+    llvm::Expected<llvm::json::Value> parsed =
+        llvm::json::parse(readFile(path));
+    if (!parsed)
+      throw std::runtime_error(path + ": " + llvm::toString(parsed.takeError()));
+    value_ = std::move(*parsed);
+    if (!value_.getAsObject())
+      throw std::runtime_error(path + ": not a JSON object");
+  }
+
+  bool has(const char *key) const { return object().get(key) != nullptr; }
+  double number(const char *key) const {
+    return check(object().getNumber(key), key, "a number");
+  }
+  std::string string(const char *key) const {
+    return check(object().getString(key), key, "a string").str();
+  }
+  std::vector<double> numbers(const char *key) const {
+    const llvm::json::Array *array =
+        check(object().getArray(key), key, "an array of numbers");
+    std::vector<double> values;
+    for (const llvm::json::Value &item : *array)
+      values.push_back(check(item.getAsNumber(), key, "an array of numbers"));
+    return values;
+  }
+
+private:
+  const llvm::json::Object &object() const { return *value_.getAsObject(); }
+  template <typename T>
+  T check(std::optional<T> found, const char *key, const char *what) const {
+    return *check(found ? &*found : nullptr, key, what);
+  }
+  template <typename T>
+  const T *check(const T *found, const char *key, const char *what) const {
+    if (!found)
+      throw std::runtime_error(path_ + ": \"" + key + "\" is not " + what);
+    return found;
+  }
+
+  std::string path_;
+  llvm::json::Value value_ = nullptr;
+};
 
 /// The last lines of a script's output, for a failure report.
 std::string tail(const std::string &output, size_t lines = 15) {
@@ -187,12 +236,12 @@ void Baselines::add(const Config &config, const Measurement &cavsc) {
                   name.c_str(), run.status, tail(run.output).c_str());
       continue;
     }
-    const JsonValue json = JsonValue::parse(readFile(out));
+    const ResultFile json(out);
     reportSettings(config.threads, out);
-    result.batchSeconds = json["batch_seconds"].numbers();
-    result.samples = json["samples"].number();
-    result.vertices = json["vertices"].number();
-    const std::vector<double> losses = json["losses"].numbers();
+    result.batchSeconds = json.numbers("batch_seconds");
+    result.samples = json.number("samples");
+    result.vertices = json.number("vertices");
+    const std::vector<double> losses = json.numbers("losses");
     bool passed = losses.size() == reference.size();
     for (size_t s = 0; s < std::min(losses.size(), reference.size()); ++s) {
       const double diff = std::abs(losses[s] - reference[s]) /
@@ -218,14 +267,14 @@ void Baselines::add(const Config &config, const Measurement &cavsc) {
 void Baselines::reportSettings(int32_t threads, const std::string &resultPath) {
   if (!reportedThreads_.insert(threads).second)
     return;
-  const JsonValue json = JsonValue::parse(readFile(resultPath));
+  const ResultFile json(resultPath);
   std::ostringstream line;
-  line << "torch " << json["torch"].string() << " (" << json["python"].string()
-       << "), torch threads " << json["torch_threads"].number() << ", BLAS "
-       << json["blas"].string();
+  line << "torch " << json.string("torch") << " (" << json.string("python")
+       << "), torch threads " << json.number("torch_threads") << ", BLAS "
+       << json.string("blas");
   if (json.has("openblas_core"))
-    line << " (OpenBLAS core " << json["openblas_core"].string() << ", "
-         << json["openblas_threads"].number() << " threads)";
+    line << " (OpenBLAS core " << json.string("openblas_core") << ", "
+         << json.number("openblas_threads") << " threads)";
   std::printf("PyTorch settings, %d thread%s: %s\n", threads,
               threads == 1 ? "" : "s", line.str().c_str());
   benchmark::AddCustomContext("pytorch_threads_" + std::to_string(threads),
