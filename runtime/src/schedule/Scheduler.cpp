@@ -55,9 +55,12 @@ int32_t computeLevels(const GraphBatch &batch, std::vector<int32_t> &levels) {
   return maxLevel + 1;
 }
 
-/// The tasks' types in execution order and the task of every vertex.
+/// The tasks in execution order (type and step of each) and the task of
+/// every vertex.
 struct TaskAssignment {
   std::vector<int32_t> taskTypes;
+  /// cavs_task::level: the level, or the task's index in the greedy order.
+  std::vector<int32_t> taskSteps;
   std::vector<int32_t> vertexTasks;
 };
 
@@ -75,6 +78,7 @@ TaskAssignment levelTasks(const GraphBatch &batch,
     if (keyTasks[key]) {
       keyTasks[key] = static_cast<int32_t>(out.taskTypes.size());
       out.taskTypes.push_back(static_cast<int32_t>(key % size_t(types)));
+      out.taskSteps.push_back(static_cast<int32_t>(key / size_t(types)));
     }
   out.vertexTasks.resize(n);
   for (int32_t v = 0; v < n; ++v)
@@ -117,6 +121,7 @@ TaskAssignment typeGreedyTasks(const GraphBatch &batch) {
         type = t;
     const int32_t task = static_cast<int32_t>(out.taskTypes.size());
     out.taskTypes.push_back(type);
+    out.taskSteps.push_back(task);
     running.swap(ready[type]);
     ready[type].clear();
     for (int32_t v : running) {
@@ -133,27 +138,19 @@ TaskAssignment typeGreedyTasks(const GraphBatch &batch) {
 /// Lays the tasks out: counts, rows in task order (global and per type),
 /// child-row and view offsets.
 void makeTasks(const GraphBatch &batch, const TaskAssignment &assignment,
-               const std::vector<int32_t> &levels, cavs_schedule_policy policy,
                Schedule &out) {
   const size_t numTasks = assignment.taskTypes.size();
-  std::vector<int32_t> counts(numTasks, 0), firstLevels(numTasks, -1);
-  for (int32_t v = 0; v < batch.numVertices(); ++v) {
-    const int32_t task = assignment.vertexTasks[v];
+  std::vector<int32_t> counts(numTasks, 0);
+  for (int32_t task : assignment.vertexTasks)
     ++counts[task];
-    firstLevels[task] = levels[v];
-  }
   std::vector<int32_t> typeRows(batch.numTypes(), 0); // arena rows so far
   int32_t row = 0, childrenBegin = 0, viewsBegin = 0;
   out.tasks.clear();
   for (size_t t = 0; t < numTasks; ++t) {
     const int32_t type = assignment.taskTypes[t], count = counts[t];
     const int32_t arity = batch.arities[type];
-    // A level-policy task is one level; a greedy one is its own step.
-    const int32_t step = policy == CAVS_SCHEDULE_LEVELS
-                             ? firstLevels[t]
-                             : static_cast<int32_t>(t);
-    out.tasks.push_back({type, step, count, row, typeRows[type], arity,
-                         childrenBegin, viewsBegin});
+    out.tasks.push_back({type, assignment.taskSteps[t], count, row,
+                         typeRows[type], arity, childrenBegin, viewsBegin});
     row += count;
     typeRows[type] += count;
     childrenBegin += count * arity;
@@ -239,12 +236,8 @@ Schedule buildSchedule(const GraphBatch &batch, cavs_schedule_policy policy) {
     TaskAssignment greedy = typeGreedyTasks(batch);
     if (greedy.taskTypes.size() < assignment.taskTypes.size())
       assignment = std::move(greedy);
-    else
-      policy = CAVS_SCHEDULE_LEVELS;
-  } else {
-    policy = CAVS_SCHEDULE_LEVELS;
   }
-  makeTasks(batch, assignment, levels, policy, schedule);
+  makeTasks(batch, assignment, schedule);
   placeVertices(batch, assignment.vertexTasks, schedule);
   findChildViews(schedule);
   return schedule;
