@@ -9,13 +9,15 @@
 #define CAVS_EXAMPLES_SST_H
 
 #include "DataSource.h"
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 
 #include "cavs/runtime.hpp"
 
 #include <string>
 
 namespace cavs_examples {
+
+using cavs::SampleSet;
 
 struct SstSplits {
   /// The folder read.

@@ -12,7 +12,7 @@
 #ifndef CAVS_EXAMPLES_SSTCLASSIFIER_H
 #define CAVS_EXAMPLES_SSTCLASSIFIER_H
 
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 
 #include "cavs/runtime.hpp"
 
@@ -23,6 +23,8 @@
 #include <utility>
 
 namespace cavs_examples {
+
+using cavs::SampleSet;
 
 struct SstModel {
   SstModel(std::string program, std::string description, std::string output,

@@ -15,7 +15,7 @@
 #define CAVS_EXAMPLES_TRAINER_H
 
 #include "Checkpoints.h"
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 #include "TrainOptions.h"
 
 #include "cavs/dist.hpp"
@@ -28,6 +28,8 @@
 #include <vector>
 
 namespace cavs_examples {
+
+using cavs::SampleSet;
 
 using Clock = std::chrono::steady_clock;
 

@@ -6,7 +6,7 @@
 
 namespace lattice {
 
-using cavs_examples::SampleSet;
+using cavs::SampleSet;
 using cavs_examples::Sentence;
 
 Alphabet::Alphabet(const std::vector<std::string> &sentences) {

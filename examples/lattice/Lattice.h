@@ -22,7 +22,7 @@
 #ifndef LATTICE_LATTICE_H
 #define LATTICE_LATTICE_H
 
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 #include "TextCorpus.h"
 
 #include <cstdint>
@@ -78,7 +78,7 @@ struct LatticeStats {
 };
 
 /// One lattice per sentence, attributes `ch`, `next` and `w`.
-cavs_examples::SampleSet
+cavs::SampleSet
 buildLattices(const std::vector<std::string> &sentences,
               const Alphabet &alphabet, const Lexicon &lexicon,
               LatticeStats &stats);

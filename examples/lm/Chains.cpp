@@ -4,7 +4,7 @@
 namespace lm {
 
 namespace {
-using cavs_examples::SampleSet;
+using cavs::SampleSet;
 using cavs_examples::Sentence;
 using cavs_examples::TextCorpus;
 

@@ -17,7 +17,7 @@
 #ifndef LM_CHAINS_H
 #define LM_CHAINS_H
 
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 #include "TextCorpus.h"
 
 #include <cstdint>
@@ -26,12 +26,12 @@
 namespace lm {
 
 /// One chain per sentence (Var-LSTM).
-cavs_examples::SampleSet
+cavs::SampleSet
 sentenceChains(const std::vector<cavs_examples::Sentence> &sentences);
 
 /// Chains of `length` steps over the token stream (Fixed-LSTM); a shorter
 /// remainder at the end is dropped.
-cavs_examples::SampleSet
+cavs::SampleSet
 fixedChains(const std::vector<cavs_examples::Sentence> &sentences,
             int32_t length);
 

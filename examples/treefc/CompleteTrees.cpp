@@ -10,7 +10,7 @@ namespace treefc {
 
 namespace {
 using cavs_examples::Random;
-using cavs_examples::SampleSet;
+using cavs::SampleSet;
 
 class Generator {
 public:

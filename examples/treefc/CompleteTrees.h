@@ -13,7 +13,7 @@
 #ifndef TREEFC_COMPLETETREES_H
 #define TREEFC_COMPLETETREES_H
 
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 
 #include <cstdint>
 
@@ -32,8 +32,8 @@ inline constexpr int32_t kLeaf = 0, kNode = 1;
 /// from `seed`: leaves of type kLeaf and inner vertices of type kNode, in
 /// post-order, attributes `word` (-1 above the leaves) and `label`.
 void generateTrees(const TreeShape &shape, uint64_t seed, int32_t train,
-                   int32_t test, cavs_examples::SampleSet &trainSet,
-                   cavs_examples::SampleSet &testSet);
+                   int32_t test, cavs::SampleSet &trainSet,
+                   cavs::SampleSet &testSet);
 
 } // namespace treefc
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <numeric>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -153,12 +154,13 @@ Workload sstTrees(const Options &options, const std::string &name,
         train.string(), vocab, cavs::WordPolicy::grow(),
         types == TreeTypes::LeafInner ? cavs::TreeTyping::LeafType
                                       : cavs::TreeTyping::OneType);
-    Random random(kSeed);
-    SampleSet::Retype coinFlip;
-    if (types == TreeTypes::TwoInner)
-      coinFlip = [&](int32_t, int32_t) { return random.uniform(0, 1); };
-    workload.samples = SampleSet::fromBatch(trees, {"word", "label"},
-                                            arities(types), coinFlip);
+    workload.samples = SampleSet::fromBatch(trees, {"word", "label"});
+    if (types == TreeTypes::TwoInner) {
+      Random random(kSeed);
+      workload.samples.retype(arities(types), [&](int32_t, int32_t, int32_t) {
+        return random.uniform(0, 1);
+      });
+    }
     workload.description = describe(workload.samples, "SST " + train.string());
     return workload;
   }
@@ -323,7 +325,8 @@ public:
       const int32_t next = i + 1 < chars.size() ? charId(chars[i + 1]) : -1;
       charVertex[i] = vertex(0, slots, charId(chars[i]), next, -1);
     }
-    set.add(types_, children_, values_);
+    set.add(types_, children_,
+            std::vector<SampleSet::Ints>(values_.begin(), values_.end()));
   }
 
 private:
@@ -390,9 +393,12 @@ const std::vector<cavs::GraphBatch> &Workload::batches(int32_t batchSize) {
         " samples, fewer than one batch of " + std::to_string(batchSize));
   std::vector<cavs::GraphBatch> &list = batches_[batchSize];
   const int32_t count = std::min(samples.size() / batchSize, kMaxBatches);
+  std::vector<int32_t> ids(static_cast<size_t>(batchSize));
   const auto start = std::chrono::steady_clock::now();
-  for (int32_t b = 0; b < count; ++b)
-    list.push_back(samples.batch(b * batchSize, batchSize, rootsOnly));
+  for (int32_t b = 0; b < count; ++b) {
+    std::iota(ids.begin(), ids.end(), b * batchSize);
+    list.push_back(samples.batch(ids.data(), batchSize));
+  }
   buildSeconds_[batchSize] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count() /
@@ -425,7 +431,7 @@ std::optional<Workload> makeWorkload(const Options &options) {
                      "' (expected treelstm, treegru, treelstm2type, treefc, "
                      "chainlstm, fixedlstm or lattice)");
   if (workload && options.rootLoss)
-    workload->rootsOnly = "label";
+    workload->samples.maskNonRoots(workload->rootsOnly = "label");
   return workload;
 }
 

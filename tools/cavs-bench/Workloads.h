@@ -24,7 +24,7 @@
 #define CAVS_BENCH_WORKLOADS_H
 
 #include "Options.h"
-#include "SampleSet.h"
+#include "cavs/sample_set.hpp"
 
 #include <map>
 #include <optional>

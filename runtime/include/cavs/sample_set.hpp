@@ -1,25 +1,99 @@
-//===- SampleSet.cpp - graphs kept per sample for minibatching ------------===//
-#include "SampleSet.h"
+//===- sample_set.hpp - graphs kept per sample for minibatching -*- C++ -*-===//
+//
+// Loaders and generators produce whole data sets, but training regroups the
+// samples into shuffled minibatches every epoch (and benchmarks cut them
+// into batches of B). A SampleSet keeps a data set as flat per-sample
+// arrays (vertex types, sample-local children in max-arity slots, int32
+// attributes) and assembles any selection of samples into a new batch with
+// the runtime's graph builder (runtime.hpp), linear in the vertices of the
+// selection. Types follow the model: type t runs the t-th vertex function
+// of the .cavs file. Header-only, over the C ABI like runtime.hpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_SAMPLE_SET_HPP
+#define CAVS_SAMPLE_SET_HPP
+
+#include "cavs/runtime.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
-namespace cavs_examples {
+namespace cavs {
 
-namespace {
-size_t widest(const std::vector<int32_t> &arities) {
+class SampleSet {
+public:
+  using Ints = Span<const int32_t>;
+
+  /// An empty set of graphs whose vertex types have the given arities, with
+  /// the int32 attributes `attributes` on every vertex.
+  SampleSet(std::vector<int32_t> arities, std::vector<std::string> attributes);
+
+  /// Every sample of `batch` with its types, children and the attributes
+  /// `attributes`.
+  static SampleSet fromBatch(const GraphBatch &batch,
+                             std::vector<std::string> attributes);
+
+  /// Appends a sample: one type per vertex, max-arity child slots per vertex
+  /// (sample-local ids or CAVS_NO_CHILD), one array per attribute. Checked
+  /// by the builder when batched.
+  void add(Ints types, Ints children, const std::vector<Ints> &attributes);
+
+  int32_t size() const { return int32_t(offsets_.size()) - 1; }
+  int64_t numVertices() const { return offsets_.back(); }
+  int32_t numVertices(int32_t sample) const {
+    return offsets_[size_t(sample) + 1] - offsets_[size_t(sample)];
+  }
+  /// Keeps only the first `count` samples.
+  void truncate(int32_t count);
+
+  /// Gives every vertex a new type, `typeOf(sample, vertex, oldType)`, of a
+  /// new list of arities (no wider than the old ones).
+  void retype(std::vector<int32_t> arities,
+              const std::function<int32_t(int32_t, int32_t, int32_t)> &typeOf);
+  /// Sets attribute `name` to -1 on every vertex that has a parent, e.g. to
+  /// train a loss at the roots only.
+  void maskNonRoots(const std::string &name);
+  /// Vertices whose attribute `name` is >= 0 (loss targets).
+  int64_t countNonNegative(const std::string &name) const;
+  /// Values of attribute `name`, vertex after vertex.
+  const std::vector<int32_t> &attribute(const std::string &name) const {
+    return attributes_[attributeIndex(name)];
+  }
+
+  /// A batch of the samples `ids`, in that order (sample s is ids[s]).
+  GraphBatch batch(const int32_t *ids, int32_t count) const;
+
+private:
+  size_t attributeIndex(const std::string &name) const;
+
+  std::vector<int32_t> arities_;
+  size_t maxArity_ = 0;
+  std::vector<std::string> names_;
+  std::vector<int32_t> offsets_{0}; // first vertex of each sample, + total
+  std::vector<int32_t> types_;
+  std::vector<int32_t> children_; // maxArity_ per vertex, sample-local
+  std::vector<std::vector<int32_t>> attributes_;
+};
+
+
+namespace detail {
+inline size_t widestArity(const std::vector<int32_t> &arities) {
   return arities.empty()
              ? 0
              : size_t(*std::max_element(arities.begin(), arities.end()));
 }
-} // namespace
+} // namespace detail
 
-SampleSet::SampleSet(std::vector<int32_t> arities,
+inline SampleSet::SampleSet(std::vector<int32_t> arities,
                      std::vector<std::string> attributes)
-    : arities_(std::move(arities)), maxArity_(widest(arities_)),
+    : arities_(std::move(arities)), maxArity_(detail::widestArity(arities_)),
       names_(std::move(attributes)), attributes_(names_.size()) {}
 
-SampleSet SampleSet::fromBatch(const cavs::GraphBatch &batch,
+inline SampleSet SampleSet::fromBatch(const GraphBatch &batch,
                                std::vector<std::string> attributes) {
   std::vector<int32_t> arities;
   for (int32_t t = 0; t < batch.numTypes(); ++t)
@@ -45,7 +119,7 @@ SampleSet SampleSet::fromBatch(const cavs::GraphBatch &batch,
   return set;
 }
 
-void SampleSet::add(Ints types, Ints children,
+inline void SampleSet::add(Ints types, Ints children,
                     const std::vector<Ints> &attributes) {
   if (types.empty() || children.size() != types.size() * maxArity_ ||
       attributes.size() != names_.size())
@@ -62,7 +136,7 @@ void SampleSet::add(Ints types, Ints children,
   offsets_.push_back(offsets_.back() + int32_t(types.size()));
 }
 
-void SampleSet::truncate(int32_t count) {
+inline void SampleSet::truncate(int32_t count) {
   if (count >= size())
     return;
   offsets_.resize(size_t(count) + 1);
@@ -73,10 +147,10 @@ void SampleSet::truncate(int32_t count) {
     values.resize(n);
 }
 
-void SampleSet::retype(
+inline void SampleSet::retype(
     std::vector<int32_t> arities,
     const std::function<int32_t(int32_t, int32_t, int32_t)> &typeOf) {
-  if (widest(arities) > maxArity_)
+  if (detail::widestArity(arities) > maxArity_)
     throw std::invalid_argument("SampleSet::retype: wider arities");
   // Child slots are kept max-arity wide, so narrower types only need the
   // builder's check that their extra slots are absent.
@@ -88,14 +162,14 @@ void SampleSet::retype(
     }
 }
 
-size_t SampleSet::attributeIndex(const std::string &name) const {
+inline size_t SampleSet::attributeIndex(const std::string &name) const {
   const auto found = std::find(names_.begin(), names_.end(), name);
   if (found == names_.end())
     throw std::invalid_argument("SampleSet: no attribute '" + name + "'");
   return size_t(found - names_.begin());
 }
 
-void SampleSet::maskNonRoots(const std::string &name) {
+inline void SampleSet::maskNonRoots(const std::string &name) {
   std::vector<int32_t> &values = attributes_[attributeIndex(name)];
   for (int32_t s = 0; s < size(); ++s) {
     const int32_t first = offsets_[size_t(s)];
@@ -107,14 +181,14 @@ void SampleSet::maskNonRoots(const std::string &name) {
   }
 }
 
-int64_t SampleSet::countNonNegative(const std::string &name) const {
+inline int64_t SampleSet::countNonNegative(const std::string &name) const {
   const std::vector<int32_t> &values = attribute(name);
   return std::count_if(values.begin(), values.end(),
                        [](int32_t value) { return value >= 0; });
 }
 
-cavs::GraphBatch SampleSet::batch(const int32_t *ids, int32_t count) const {
-  cavs::GraphBuilder builder{Ints(arities_)};
+inline GraphBatch SampleSet::batch(const int32_t *ids, int32_t count) const {
+  GraphBuilder builder{Ints(arities_)};
   for (const std::string &name : names_)
     builder.addAttribute(name);
   int64_t vertices = 0;
@@ -130,9 +204,11 @@ cavs::GraphBatch SampleSet::batch(const int32_t *ids, int32_t count) const {
     builder.addSample(
         Ints(types_.data() + first, size),
         Ints(children_.data() + first * maxArity_, size * maxArity_),
-        cavs::Span<const Ints>(values));
+        Span<const Ints>(values));
   }
   return builder.finalize();
 }
 
-} // namespace cavs_examples
+} // namespace cavs
+
+#endif // CAVS_SAMPLE_SET_HPP
