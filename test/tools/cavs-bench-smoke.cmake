@@ -45,6 +45,12 @@ run_bench(FALSE "no train.txt there" --data=${WORK}/no-such-folder)
 run_bench(FALSE "unrecognized command-line flag: --bogus" --bogus)
 run_bench(FALSE "--baselines expects none, equivalence or all"
   --baselines=maybe)
+run_bench(FALSE "--schedule expects levels or fewest-tasks, got 'bad'"
+  --schedule=bad)
+# A second schedule gets its own benchmark names.
+run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1/sched:fewest-tasks"
+  --workload=treefc --hidden=16 --batch=4 --mode=infer --min-seconds=0.05
+  --cache=${WORK}/cache --baselines=none --schedule=fewest-tasks)
 # A failing compiler: its status and command line are reported.
 run_bench(FALSE "cavsc failed (exit status 1)" --workload=treefc
   --cavsc=/bin/false --cache=${WORK}/empty-cache)
