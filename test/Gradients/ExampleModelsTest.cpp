@@ -12,6 +12,7 @@
 #include "compiler/Evaluator/GradientCheck.h"
 #include "compiler/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
+#include "test/support/LoadExampleModel.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -51,15 +52,10 @@ class ExampleModelGradients : public testing::TestWithParam<Case> {
 protected:
   void SetUp() override {
     context.loadDialect<CavsDialect>();
-    std::string path =
-        std::string(CAVS_EXAMPLES_DIR) + "/" + GetParam().model.file;
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    ASSERT_TRUE(buffer) << "cannot read " << path;
-    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-    checked = runFrontend(sourceMgr, GetParam().model.defines);
-    ASSERT_TRUE(checked) << path << " does not compile";
-    module = generateMLIR(context, sourceMgr, checked->program);
-    ASSERT_TRUE(module);
+    test::loadExampleModel(GetParam().model, context, sourceMgr, checked,
+                           module);
+    if (HasFatalFailure())
+      return;
 
     OptimizeOptions options;
     options.mergeMatmuls = GetParam().optimized;

@@ -13,6 +13,7 @@
 
 #include "compiler/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
+#include "test/support/LoadExampleModel.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Target/ModelLibrary.h"
@@ -85,15 +86,10 @@ protected:
       ADD_FAILURE() << diag.str();
       return mlir::success();
     });
-    std::string path =
-        std::string(CAVS_EXAMPLES_DIR) + "/" + GetParam().model.file;
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    ASSERT_TRUE(buffer) << "cannot read " << path;
-    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-    checked = runFrontend(sourceMgr, GetParam().model.defines);
-    ASSERT_TRUE(checked) << path << " does not compile";
-    module = generateMLIR(context, sourceMgr, checked->program);
-    ASSERT_TRUE(module);
+    test::loadExampleModel(GetParam().model, context, sourceMgr, checked,
+                           module);
+    if (HasFatalFailure())
+      return;
 
     std::string ablation = GetParam().ablation;
     OptimizationSwitches switches;
