@@ -48,7 +48,27 @@ enum CallField : int64_t {
   Pushes,
   PushGrads,
   Loss,
+  Device,
 };
+
+/// Entries of cavs_device_ops (cavs/device_ops.h), each 8 bytes: the CUDA
+/// phase functions call the runtime through them, by the name of the CPU
+/// op without its `cavs_op_` prefix.
+int32_t deviceOpIndex(StringRef op) {
+  static constexpr llvm::StringLiteral entries[] = {
+      "gemm",          "gather",       "scatter",
+      "child_grad",    "copy_rows",    "zero_rows",
+      "lookup",        "lookup_grad",  "column_sum",
+      "softmax",       "reduce_sum",   "softmax_cross_entropy",
+      "softmax_cross_entropy_grad",    "gather_rows",
+      "scatter_rows",  "mark_rows",    "loss_sum",
+      "launch",        "constant"};
+  for (auto [i, entry] : llvm::enumerate(entries))
+    if (entry == op)
+      return int32_t(i);
+  llvm_unreachable("a runtime op without a device table entry");
+}
+
 
 /// Where a per-vertex value lives during a call.
 struct Buffer {
@@ -67,9 +87,11 @@ BatchingKind batchingOf(Operation *op) {
 class PhaseEmitter {
 public:
   PhaseEmitter(ModuleOp target, VertexOp vertex, const ParamOrder &order,
-               int64_t stateWidth, StringRef constantPrefix)
+               int64_t stateWidth, StringRef constantPrefix,
+               const CudaKernelIndex *cudaKernels)
       : target(target), vertex(vertex), order(order), stateWidth(stateWidth),
-        constantPrefix(constantPrefix.str()), b(target.getContext()) {
+        constantPrefix(constantPrefix.str()), cudaKernels(cudaKernels),
+        b(target.getContext()) {
     arenaFloats =
         vertex->getAttrOfType<IntegerAttr>(CavsDialect::kArenaWidthAttrName)
             .getInt();
@@ -102,6 +124,8 @@ private:
   /// Whether every reader of `value` (through views) runs in the phase
   /// being built, so it may stay a view.
   bool readOnlyHere(Value value);
+
+  StringRef backendName() const { return cudaKernels ? "CUDA" : "CPU"; }
 
   // Scalars and addresses.
   Value i64(int64_t v) {
@@ -149,6 +173,7 @@ private:
   LogicalResult emitStateGrad(StateGradOp stateGrad);
   LogicalResult emitMatmul(MatmulOp matmul);
   LogicalResult emitFused(FusedOp fused);
+  LogicalResult emitKernelLaunch(FusedOp fused, ValueRange operands);
 
   int64_t pullIndex(StringRef name) { return indexIn(vertex.getPulls(), name); }
   int64_t pushIndex(StringRef name) {
@@ -167,6 +192,10 @@ private:
   int64_t stateWidth;
   int64_t arenaFloats = 0, scratchFloats = 0;
   std::string constantPrefix;
+  /// The CUDA image's kernel numbers when emitting CUDA phase functions,
+  /// which run on device pointers and call the runtime through
+  /// cavs_call::device; null for CPU code.
+  const CudaKernelIndex *cudaKernels;
   unsigned numConstants = 0;
   OpBuilder b;
   Location loc = b.getUnknownLoc();
@@ -195,7 +224,7 @@ Value PhaseEmitter::field(CallField index, bool pointer) {
   Block *entry = callArg.getParentBlock();
   b.setInsertionPoint(entry->getTerminator());
   Value address = b.create<LLVM::GEPOp>(loc, ptrType, b.getI64Type(), callArg,
-                                        ArrayRef<LLVM::GEPArg>{index});
+                                        ArrayRef<LLVM::GEPArg>{int32_t(index)});
   Value value = b.create<LLVM::LoadOp>(
       loc, pointer ? ptrType : Type(b.getI64Type()), address);
   fields[int64_t(index) * 2 + pointer] = value;
@@ -204,7 +233,8 @@ Value PhaseEmitter::field(CallField index, bool pointer) {
 
 Value PhaseEmitter::tableEntry(CallField table, int64_t index) {
   Value address = b.create<LLVM::GEPOp>(
-      loc, ptrType, ptrType, field(table, true), ArrayRef<LLVM::GEPArg>{index});
+      loc, ptrType, ptrType, field(table, true),
+      ArrayRef<LLVM::GEPArg>{int32_t(index)});
   return b.create<LLVM::LoadOp>(loc, ptrType, address);
 }
 
@@ -258,7 +288,12 @@ Value PhaseEmitter::constantArray(ConstantOp constant) {
                              LLVM::Linkage::Internal, name,
                              values.reshape(flat));
   }
-  return b.create<LLVM::AddressOfOp>(loc, ptrType, name);
+  Value address = b.create<LLVM::AddressOfOp>(loc, ptrType, name);
+  if (!cudaKernels)
+    return address;
+  return call("cavs_op_constant", {address, i64(flat.getNumElements())},
+              {ptrType})
+      ->getResult(0);
 }
 
 bool PhaseEmitter::readOnlyHere(Value value) {
@@ -291,6 +326,23 @@ func::FuncOp PhaseEmitter::runtimeFunction(StringRef name, TypeRange arguments,
 
 Operation *PhaseEmitter::call(StringRef name, ValueRange arguments,
                               TypeRange results) {
+  if (cudaKernels) {
+    // callee = device->ops[entry]; callee(device, arguments...).
+    Value device = field(Device, true);
+    Value entry = b.create<LLVM::GEPOp>(
+        loc, ptrType, ptrType, device,
+        ArrayRef<LLVM::GEPArg>{deviceOpIndex(name.drop_front(
+            llvm::StringRef("cavs_op_").size()))});
+    Value callee = b.create<LLVM::LoadOp>(loc, ptrType, entry);
+    SmallVector<Type> types = {ptrType};
+    llvm::append_range(types, ValueRange(arguments).getTypes());
+    Type result = results.empty() ? LLVM::LLVMVoidType::get(b.getContext())
+                                  : results.front();
+    SmallVector<Value> operands = {callee, device};
+    llvm::append_range(operands, arguments);
+    return b.create<LLVM::CallOp>(
+        loc, LLVM::LLVMFunctionType::get(result, types), operands);
+  }
   func::FuncOp function =
       runtimeFunction(name, ValueRange(arguments).getTypes(), results);
   return b.create<func::CallOp>(loc, function, arguments);
@@ -370,8 +422,9 @@ LogicalResult PhaseEmitter::emitStateGrad(StateGradOp stateGrad) {
 LogicalResult PhaseEmitter::emitMatmul(MatmulOp matmul) {
   auto ref = matmul.getLhs().getDefiningOp<ParamRefOp>();
   if (!ref)
-    return matmul.emitOpError(
-        "with a per-vertex matrix is not supported by the CPU backend");
+    return matmul.emitOpError("with a per-vertex matrix is not supported by "
+                              "the ")
+           << backendName() << " backend";
   auto type = cast<RankedTensorType>(ref.getType());
   int64_t m = type.getDimSize(0), k = type.getDimSize(1);
   FailureOr<Buffer> x = buffer(matmul.getRhs());
@@ -389,19 +442,45 @@ LogicalResult PhaseEmitter::emitMatmul(MatmulOp matmul) {
 }
 
 LogicalResult PhaseEmitter::emitFused(FusedOp fused) {
-  auto kernel = fused->getAttrOfType<FlatSymbolRefAttr>(kKernelAttrName);
-  if (!kernel)
-    return fused.emitOpError("has no kernel; build the kernels first");
-  SmallVector<Value> arguments = {field(Rows, false)};
+  SmallVector<Value> operands;
   SmallVector<Value> buffers(fused.getInputs());
   llvm::append_range(buffers, fused.getResults());
   for (Value value : buffers) {
     FailureOr<Buffer> operand = buffer(value);
     if (failed(operand))
       return failure();
-    arguments.append({operand->ptr, operand->ld});
+    operands.append({operand->ptr, operand->ld});
   }
+  if (cudaKernels)
+    return emitKernelLaunch(fused, operands);
+  auto kernel = fused->getAttrOfType<FlatSymbolRefAttr>(kKernelAttrName);
+  if (!kernel)
+    return fused.emitOpError("has no kernel; build the kernels first");
+  SmallVector<Value> arguments = {field(Rows, false)};
+  llvm::append_range(arguments, operands);
   b.create<func::CallOp>(loc, kernel.getValue(), TypeRange{}, arguments);
+  return success();
+}
+
+LogicalResult PhaseEmitter::emitKernelLaunch(FusedOp fused,
+                                             ValueRange operands) {
+  auto number = cudaKernels->find(fused.getOperation());
+  if (number == cudaKernels->end())
+    return fused.emitOpError("has no CUDA kernel");
+  // The operands go to the launch as an array of 8-byte values on the
+  // stack of the phase function.
+  Value args = b.create<LLVM::AllocaOp>(loc, ptrType, b.getI64Type(),
+                                        i64(operands.size()));
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    Value bits = isa<LLVM::LLVMPointerType>(operand.getType())
+                     ? b.create<LLVM::PtrToIntOp>(loc, b.getI64Type(), operand)
+                     : operand;
+    b.create<LLVM::StoreOp>(loc, bits, offset(args, i64(i), b.getI64Type()));
+  }
+  int64_t width =
+      cast<RankedTensorType>(fused.getResult(0).getType()).getNumElements();
+  callVoid("cavs_op_launch", {i32(number->second), field(Rows, false),
+                              i64(width), args, i32(operands.size())});
   return success();
 }
 
@@ -622,6 +701,12 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto src = buffer(loss.getValue());
         if (failed(src))
           return failure();
+        if (cudaKernels) {
+          // The device adds into the pass's loss in device memory.
+          callVoid("cavs_op_loss_sum",
+                   {rows, src->ptr, src->ld, field(Loss, true)});
+          return success();
+        }
         Value sum = call("cavs_op_loss_sum", {rows, src->ptr, src->ld},
                          {b.getF64Type()})
                         ->getResult(0);
@@ -632,7 +717,8 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         return success();
       })
       .Default([&](Operation *other) -> LogicalResult {
-        return other->emitOpError("cannot be compiled by the CPU backend");
+        return other->emitOpError("cannot be compiled by the ")
+               << backendName() << " backend";
       });
 }
 
@@ -678,15 +764,12 @@ FailureOr<std::string> PhaseEmitter::build(Block &block, BatchingKind kind,
   return name.str();
 }
 
+namespace {
+/// The phase functions of every vertex function of `model`, for the CPU
+/// (cudaKernels null) or CUDA.
 FailureOr<std::vector<VertexFunctionSymbols>>
-cavs::buildPhaseFunctions(ModelOp model, const ParamOrder &order,
-                          ModuleOp target, StringRef prefix) {
-  MLIRContext *context = target.getContext();
-  context->loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                       func::FuncDialect, LLVM::LLVMDialect, math::MathDialect,
-                       scf::SCFDialect>();
-  if (failed(buildModelKernels(model, target, prefix)))
-    return failure();
+buildPhases(ModelOp model, const ParamOrder &order, ModuleOp target,
+            StringRef prefix, const CudaKernelIndex *cudaKernels) {
   RankedTensorType state = model.getStateType();
   int64_t stateWidth = state ? state.getNumElements() : 0;
 
@@ -696,7 +779,7 @@ cavs::buildPhaseFunctions(ModelOp model, const ParamOrder &order,
       return vertex.emitOpError(
           "has no memory plan; run cavs-plan-memory first");
     std::string base = (prefix + "_" + vertex.getSymName()).str();
-    PhaseEmitter emitter(target, vertex, order, stateWidth, base);
+    PhaseEmitter emitter(target, vertex, order, stateWidth, base, cudaKernels);
     VertexFunctionSymbols entry{vertex, {}};
     BackwardOp backward = vertex.getBackward();
     for (auto [i, phase] : llvm::enumerate(kPhaseNames)) {
@@ -715,4 +798,28 @@ cavs::buildPhaseFunctions(ModelOp model, const ParamOrder &order,
     symbols.push_back(std::move(entry));
   }
   return symbols;
+}
+} // namespace
+
+static void loadCodeDialects(MLIRContext *context) {
+  context->loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                       func::FuncDialect, LLVM::LLVMDialect, math::MathDialect,
+                       scf::SCFDialect>();
+}
+
+FailureOr<std::vector<VertexFunctionSymbols>>
+cavs::buildPhaseFunctions(ModelOp model, const ParamOrder &order,
+                          ModuleOp target, StringRef prefix) {
+  loadCodeDialects(target.getContext());
+  if (failed(buildModelKernels(model, target, prefix)))
+    return failure();
+  return buildPhases(model, order, target, prefix, /*cudaKernels=*/nullptr);
+}
+
+FailureOr<std::vector<VertexFunctionSymbols>>
+cavs::buildCudaPhaseFunctions(ModelOp model, const ParamOrder &order,
+                              ModuleOp target, StringRef prefix,
+                              const CudaKernelIndex &kernels) {
+  loadCodeDialects(target.getContext());
+  return buildPhases(model, order, target, prefix, &kernels);
 }

@@ -1,6 +1,6 @@
 //===- PhaseFunctions.h - batched phases of vertex functions ----*- C++ -*-===//
 //
-// The CPU code of one vertex function is six phase functions (F and ∂F ×
+// The code of one vertex function is six phase functions (F and ∂F ×
 // eager, body, lazy; cavs/program.h) with the C signature
 //
 //   cavs_status phase(const cavs_call *call);
@@ -15,6 +15,7 @@
 #ifndef CAVS_COMPILER_CONVERSION_PHASEFUNCTIONS_H
 #define CAVS_COMPILER_CONVERSION_PHASEFUNCTIONS_H
 
+#include "compiler/Conversion/CudaKernels.h"
 #include "compiler/Conversion/ParamOrder.h"
 #include "dialects/CavsOps.h"
 
@@ -46,6 +47,16 @@ struct VertexFunctionSymbols {
 mlir::FailureOr<std::vector<VertexFunctionSymbols>>
 buildPhaseFunctions(ModelOp model, const ParamOrder &order,
                     mlir::ModuleOp target, llvm::StringRef prefix);
+
+/// Builds the CUDA phase functions of `model` into `target`, with symbols
+/// `<prefix>_<vertex>_<phase>`: host code with the same structure as the
+/// CPU phases, on device pointers, that calls the runtime through the op
+/// table of cavs_call::device (cavs/device_ops.h) and launches the fused
+/// ops' kernels of the CUDA image by their number in `kernels`.
+mlir::FailureOr<std::vector<VertexFunctionSymbols>>
+buildCudaPhaseFunctions(ModelOp model, const ParamOrder &order,
+                        mlir::ModuleOp target, llvm::StringRef prefix,
+                        const CudaKernelIndex &kernels);
 
 } // namespace cavs
 

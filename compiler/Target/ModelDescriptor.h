@@ -21,6 +21,17 @@ namespace cavs {
 struct CompiledProgram {
   ModelOp model;
   std::vector<VertexFunctionSymbols> functions;
+  /// False for the vertex functions alone, without phase functions.
+  bool hasCode = true;
+};
+
+struct CudaCode;
+
+/// The CUDA half of a model library: its code and the kernels compiled.
+struct CudaImage {
+  const CudaCode *code = nullptr;
+  /// NVRTC's sm_90 CUBIN and compute_90 PTX of code->source.
+  std::string cubin, ptx;
 };
 
 /// 64-bit FNV-1a hash of the parameter names, shapes and packs: checkpoints
@@ -28,10 +39,11 @@ struct CompiledProgram {
 uint64_t modelSignature(const ParamOrder &order);
 
 /// Writes the C source of the model's definition, exporting
-/// `<model>_model_def()` and `<model>_create()`.
+/// `<model>_model_def()` and `<model>_create()`; `cuda` (or null) adds the
+/// CUDA image and phase functions.
 void writeDescriptorSource(const ParamOrder &order,
                            const CompiledProgram &train,
-                           const CompiledProgram &infer,
+                           const CompiledProgram &infer, const CudaImage *cuda,
                            llvm::StringRef sourceName, llvm::raw_ostream &os);
 
 /// Writes the header of the model library: the two C entry points and a

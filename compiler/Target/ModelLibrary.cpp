@@ -9,6 +9,7 @@
 #include "compiler/Target/ModelLibrary.h"
 
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Target/CudaCompiler.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,8 +84,45 @@ LogicalResult writeFile(StringRef path, std::string &error, Fn write) {
 }
 } // namespace
 
+/// The vertex functions of `model` without phase functions: the program of
+/// a library without CPU code.
+static CompiledProgram withoutCode(ModelOp model) {
+  CompiledProgram program{model, {}, /*hasCode=*/false};
+  for (auto vertex : model.getBody().getOps<VertexOp>())
+    program.functions.push_back({vertex, {}});
+  return program;
+}
+
+/// Adds the CUDA kernels and phase functions of both programs to `code`.
+static LogicalResult generateCudaCode(ModelCode &code, StringRef name) {
+  ModelOp train = code.train.model, infer = code.infer.model;
+  SmallVector<CudaProgram> programs = {{train, name.str() + "_train"},
+                                       {infer, name.str() + "_infer"}};
+  CudaCode cuda;
+  llvm::raw_string_ostream source(cuda.source);
+  FailureOr<std::vector<std::string>> kernels =
+      emitCudaKernels(programs, source);
+  if (failed(kernels))
+    return failure();
+  cuda.kernels = std::move(*kernels);
+  CudaKernelIndex numbers = numberCudaKernels(programs);
+  auto trainPhases = buildCudaPhaseFunctions(train, code.order, *code.code,
+                                             name.str() + "_cuda_train", numbers);
+  if (failed(trainPhases))
+    return failure();
+  auto inferPhases = buildCudaPhaseFunctions(infer, code.order, *code.code,
+                                             name.str() + "_cuda_infer", numbers);
+  if (failed(inferPhases))
+    return failure();
+  cuda.train = {train, std::move(*trainPhases)};
+  cuda.infer = {infer, std::move(*inferPhases)};
+  code.cuda = std::move(cuda);
+  return success();
+}
+
 FailureOr<ModelCode> cavs::generateModelCode(ModuleOp frontend,
-                                             const OptimizationSwitches &sw) {
+                                             const OptimizationSwitches &sw,
+                                             const Targets &targets) {
   ModelCode code;
   auto trainIR = optimize(frontend, sw, /*autodiff=*/true);
   auto inferIR = optimize(frontend, sw, /*autodiff=*/false);
@@ -102,6 +140,13 @@ FailureOr<ModelCode> cavs::generateModelCode(ModuleOp frontend,
 
   code.code = ModuleOp::create(frontend.getLoc());
   std::string name = train->getSymName().str();
+  code.train = withoutCode(*train);
+  code.infer = withoutCode(*infer);
+  if (targets.cuda && failed(generateCudaCode(code, name)))
+    return failure();
+  if (!targets.cpu)
+    return code;
+  // After the CUDA code: the CPU kernels' names go into the fused ops.
   auto trainFunctions =
       buildPhaseFunctions(*train, code.order, *code.code, name + "_train");
   if (failed(trainFunctions))
@@ -130,9 +175,20 @@ LogicalResult cavs::writeModelLibrary(ModelCode &code, const CpuTarget &target,
         return emitLLVM(*code.code, target, os, /*object=*/true);
       })))
     return failure();
+  std::optional<CudaImage> image;
+  if (code.cuda) {
+    image.emplace();
+    image->code = &*code.cuda;
+    std::string name = (code.train.model.getSymName() + ".cu").str();
+    if (failed(compileCuda(code.cuda->source, name, CudaBinary::Cubin,
+                           image->cubin, error)) ||
+        failed(compileCuda(code.cuda->source, name, CudaBinary::Ptx,
+                           image->ptx, error)))
+      return failure();
+  }
   if (failed(writeFile(descriptor.path, error, [&](llvm::raw_ostream &os) {
-        writeDescriptorSource(code.order, code.train, code.infer, sourceName,
-                              os);
+        writeDescriptorSource(code.order, code.train, code.infer,
+                              image ? &*image : nullptr, sourceName, os);
         return success();
       })))
     return failure();

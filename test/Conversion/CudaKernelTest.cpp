@@ -252,7 +252,7 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
       generateMLIR(test.context, sourceMgr, checked->program);
   ASSERT_TRUE(module);
   mlir::FailureOr<ModelCode> code =
-      generateModelCode(*module, OptimizationSwitches{});
+      generateModelCode(*module, OptimizationSwitches{}, Targets{true, true});
   ASSERT_TRUE(mlir::succeeded(code)) << test.diagnostics;
 
   // The CUDA kernels are the CPU kernels: same names, same order.
@@ -265,13 +265,9 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
               .getValue()
               .str());
     });
-  std::string source;
-  llvm::raw_string_ostream os(source);
-  mlir::FailureOr<std::vector<std::string>> kernels =
-      emitCudaKernels({{code->train.model, model + "_train"},
-                       {code->infer.model, model + "_infer"}},
-                      os);
-  ASSERT_TRUE(mlir::succeeded(kernels)) << test.diagnostics;
+  ASSERT_TRUE(code->cuda);
+  const std::string &source = code->cuda->source;
+  const std::vector<std::string> *kernels = &code->cuda->kernels;
   ASSERT_FALSE(kernels->empty());
   EXPECT_EQ(*kernels, cpuKernels);
   EXPECT_EQ(llvm::StringRef(source).count("__global__"), kernels->size());

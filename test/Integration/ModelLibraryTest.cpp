@@ -7,10 +7,13 @@
 // the reference evaluator (double precision, vertex by vertex) within 1e-4
 // relative (under both schedule policies), the inference program must
 // reproduce the training program's forward results, and two runs must agree
-// bit for bit.
+// bit for bit. With CUDA in the build the libraries also carry CUDA code:
+// on a GPU (gtest skips otherwise) the same checks run there, and without
+// one, asking for the GPU must fail cleanly.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Config.h"
 #include "compiler/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
@@ -96,7 +99,10 @@ protected:
     switches.mergeMatmuls = ablation != "no-merge-matmuls";
     switches.lazyBatching = ablation != "no-lazy-batching";
     switches.fusion = ablation != "no-fusion";
-    auto generated = generateModelCode(*module, switches);
+    // With CUDA in the build, the library also carries CUDA code, which
+    // must not change how it runs on the CPU.
+    auto generated = generateModelCode(*module, switches,
+                                       Targets{/*cpu=*/true, CAVS_HAVE_CUDA});
     ASSERT_TRUE(mlir::succeeded(generated));
     code.emplace(std::move(*generated));
     llvm::SmallString<128> library;
@@ -129,6 +135,9 @@ protected:
   ModelOp model() { return *code->trainIR->getOps<ModelOp>().begin(); }
 
   BatchInputs makeBatch(const std::vector<EvalGraph> &graphs);
+  /// Runs the batches of every graph shape on `device` and checks the
+  /// results against the evaluator.
+  void checkAgainstEvaluator(const cavs_device_options &device);
   void setParams(cavs_model *instance, llvm::StringMap<EvalTensor> &params);
 
   llvm::SourceMgr sourceMgr;
@@ -259,7 +268,68 @@ struct RunResult {
   llvm::StringMap<std::vector<float>> outputs;
 };
 
+/// Whether this machine has a usable GPU; the reason in `why` otherwise.
+bool haveGpu(std::string &why) {
+  int32_t count = 0;
+  if (cavs_cuda_device_count(&count) == CAVS_OK)
+    return true;
+  why = cavs_last_error_message();
+  return false;
+}
+
 TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
+  checkAgainstEvaluator(cavs_device_options{CAVS_DEVICE_CPU, 0, 0});
+}
+
+TEST_P(ModelLibraryTest, MatchesReferenceEvaluatorOnGpu) {
+  if (!CAVS_HAVE_CUDA)
+    GTEST_SKIP() << "built without CUDA";
+  std::string why;
+  if (!haveGpu(why))
+    GTEST_SKIP() << why;
+  checkAgainstEvaluator(cavs_device_options{CAVS_DEVICE_CUDA, 0, 0});
+}
+
+TEST_P(ModelLibraryTest, RunsOnCpuAndRefusesAMissingGpu) {
+  if (!CAVS_HAVE_CUDA)
+    GTEST_SKIP() << "built without CUDA";
+  std::string why;
+  if (haveGpu(why))
+    GTEST_SKIP() << "this machine has a GPU";
+  // The embedded image: an sm_90 CUBIN and PTX with every kernel.
+  const cavs_cuda_desc *cuda = definition->cuda;
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->arch, 90);
+  ASSERT_GT(cuda->cubin_size, 4);
+  EXPECT_EQ(std::memcmp(cuda->cubin, "\177ELF", 4), 0);
+  std::string ptx = cuda->ptx;
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos);
+  ASSERT_GT(cuda->num_kernels, 0);
+  for (int32_t k = 0; k < cuda->num_kernels; ++k)
+    EXPECT_NE(ptx.find(std::string(".entry ") + cuda->kernels[k]),
+              std::string::npos)
+        << cuda->kernels[k];
+  cavs_model *instance = nullptr;
+  const cavs_device_options gpu{CAVS_DEVICE_CUDA, 0, 0};
+  EXPECT_EQ(cavs_model_create_on_device(definition, 1, &gpu, &instance),
+            CAVS_ERROR_UNSUPPORTED);
+  EXPECT_EQ(instance, nullptr);
+  EXPECT_NE(std::string(cavs_last_error_message()).find("cannot use a GPU"),
+            std::string::npos)
+      << cavs_last_error_message();
+  // AUTO falls back to the CPU.
+  const cavs_device_options automatic{CAVS_DEVICE_AUTO, 0, 0};
+  ASSERT_EQ(cavs_model_create_on_device(definition, 1, &automatic, &instance),
+            CAVS_OK)
+      << cavs_last_error_message();
+  EXPECT_EQ(cavs_model_device(instance), CAVS_DEVICE_CPU);
+  EXPECT_STREQ(cavs_model_device_name(instance), "cpu");
+  cavs_model_destroy(instance);
+}
+
+void ModelLibraryTest::checkAgainstEvaluator(
+    const cavs_device_options &device) {
+  const bool onGpu = device.kind == CAVS_DEVICE_CUDA;
   for (GraphShape shape : GetParam().model.shapes) {
     SCOPED_TRACE("shape " + std::to_string(int(shape)));
     std::vector<EvalGraph> graphs;
@@ -278,8 +348,10 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
     auto run = [&](cavs_mode mode, RunResult &result,
                    cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS) {
       cavs_model *instance = nullptr;
-      ASSERT_EQ(cavs_model_create(definition, 1, &instance), CAVS_OK)
+      ASSERT_EQ(cavs_model_create_on_device(definition, 1, &device, &instance),
+                CAVS_OK)
           << cavs_last_error_message();
+      ASSERT_EQ(cavs_model_device(instance), device.kind);
       std::unique_ptr<cavs_model, void (*)(cavs_model *)> owner(
           instance, cavs_model_destroy);
       ASSERT_EQ(cavs_model_set_schedule_policy(instance, policy), CAVS_OK)
@@ -395,7 +467,10 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluator) {
         expectClose(result->outputs["param:" + grad.getKey().str()],
                     grad.getValue(), "gradient of @" + grad.getKey().str());
 
-    // Same seed, same threads: the same bits.
+    // Same seed, same threads: the same bits (on the CPU: GPU kernels add
+    // with atomics, in no fixed order).
+    if (onGpu)
+      continue;
     EXPECT_EQ(train.loss, again.loss);
     EXPECT_TRUE(train.grads == again.grads) << "gradients differ run to run";
     EXPECT_TRUE(train.outputs == again.outputs) << "outputs differ run to run";

@@ -114,6 +114,7 @@ protected:
     records.clear();
     writeOutputs = true;
     def.version = CAVS_PROGRAM_VERSION;
+    def.has_cpu = 1;
     def.state_width = 3;
     def.model = &desc;
     def.num_sparse_params = 1;

@@ -68,8 +68,8 @@ TEST(InstanceErrors, CreateChecksVersionAndDescriptor) {
                 CAVS_ERROR_INVALID_ARGUMENT, {"out_model must not be NULL"});
   toy->def.version = CAVS_PROGRAM_VERSION + 1;
   expectCreateFails(*toy,
-                    "the model definition has program version 2; this "
-                    "runtime runs version 1",
+                    "the model definition has program version 3; this "
+                    "runtime runs version 2",
                     CAVS_ERROR_UNSUPPORTED);
   toy->def.version = CAVS_PROGRAM_VERSION;
   toy->def.model = nullptr;

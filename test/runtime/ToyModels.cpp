@@ -225,6 +225,7 @@ std::unique_ptr<ToyModel> scalarModel(const char *name,
 void ToyModel::link() {
   desc = spec.desc();
   def.version = CAVS_PROGRAM_VERSION;
+  def.has_cpu = 1;
   def.model = &desc;
   def.num_sparse_params = static_cast<int32_t>(sparseParams.size());
   def.sparse_params = sparseParams.empty() ? nullptr : sparseParams.data();

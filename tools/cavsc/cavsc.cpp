@@ -78,8 +78,9 @@ cl::opt<Emit> emit(
                    "per vertex function: ops, fused kernels and GEMMs of each "
                    "phase of F and its backward function, and memory per vertex"),
         clEnumValN(Emit::LLVM, "llvm",
-                   "optimized LLVM IR of the model's CPU code (kernels and "
-                   "phase functions of the training and inference programs)"),
+                   "optimized LLVM IR of the model's host code: CPU kernels "
+                   "and phase functions, and the CUDA phase functions with "
+                   "--target=cuda, of the training and inference programs"),
         clEnumValN(Emit::Object, "obj",
                    "an object file with the model's CPU code"),
         clEnumValN(Emit::Header, "header",
@@ -95,9 +96,12 @@ cl::opt<Emit> emit(
         clEnumValN(Emit::Cubin, "cubin",
                    "those CUDA kernels compiled by NVRTC to an sm_90 CUBIN")),
     cl::cat(category));
-cl::opt<std::string> targetName("target", cl::init("cpu"),
-                                cl::desc("Device to compile for: cpu"),
-                                cl::cat(category));
+cl::opt<std::string> targetNames(
+    "target", cl::init("cpu"),
+    cl::desc("Devices to compile for: cpu, cuda, or cpu,cuda for one model "
+             "library that runs on both (the runtime picks the device when a "
+             "model is created)"),
+    cl::value_desc("cpu|cuda|cpu,cuda"), cl::cat(category));
 cl::opt<std::string> runtimeDir(
     "runtime-dir",
     cl::desc("Directory of libcavs_runtime.so to link model libraries "
@@ -130,6 +134,25 @@ void printVersion(raw_ostream &os) {
   os << "cavsc version " << CAVS_VERSION_STRING << "\n"
      << "  LLVM/MLIR " << CAVS_LLVM_VERSION_STRING << "\n"
      << "  targets: cpu" << (CAVS_HAVE_CUDA ? ", cuda" : "") << "\n";
+}
+
+/// Parses --target; false (with `error` set) for an unknown device.
+bool parseTargets(cavs::Targets &targets, std::string &error) {
+  targets = {/*cpu=*/false, /*cuda=*/false};
+  SmallVector<StringRef> names;
+  StringRef(targetNames).split(names, ',');
+  for (StringRef name : names) {
+    if (name == "cpu")
+      targets.cpu = true;
+    else if (name == "cuda")
+      targets.cuda = true;
+    else {
+      error = "unknown target '" + name.str() + "' in --target=" +
+              targetNames + " (expected cpu, cuda or cpu,cuda)";
+      return false;
+    }
+  }
+  return true;
 }
 
 /// The emit kind: --emit, else from the output file's suffix.
@@ -173,12 +196,7 @@ cavs::RuntimeLocation locateRuntime(const char *argv0) {
 /// (`kind` Ptx or Cubin) what NVRTC compiles it to.
 LogicalResult emitCuda(cavs::ModelCode &code, Emit kind, raw_ostream &os) {
   std::string model = code.train.model.getSymName().str();
-  std::string source;
-  raw_string_ostream sourceStream(source);
-  if (failed(cavs::emitCudaKernels({{code.train.model, model + "_train"},
-                                    {code.infer.model, model + "_infer"}},
-                                   sourceStream)))
-    return failure();
+  const std::string &source = code.cuda->source;
   if (kind == Emit::Cuda) {
     os << source;
     return success();
@@ -197,7 +215,7 @@ LogicalResult emitCuda(cavs::ModelCode &code, Emit kind, raw_ostream &os) {
 
 /// Runs the pipeline up to `kind` and writes the result to `os` (or, for a
 /// shared object, to the file `outputFilename`).
-LogicalResult compile(SourceMgr &sourceMgr, Emit kind,
+LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
                       const cavs::RuntimeLocation &runtime, raw_ostream &os) {
   std::unique_ptr<cavs::CheckedModule> checked =
       cavs::runFrontend(sourceMgr, defines);
@@ -249,10 +267,14 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind,
   }
 
   cavs::OptimizationSwitches switches{mergeMatmuls, lazyBatching, fusion};
-  FailureOr<cavs::ModelCode> code = cavs::generateModelCode(*module, switches);
+  bool cudaKernels = kind == Emit::Cuda || kind == Emit::Ptx || kind == Emit::Cubin;
+  if (cudaKernels)
+    targets.cuda = true;
+  FailureOr<cavs::ModelCode> code =
+      cavs::generateModelCode(*module, switches, targets);
   if (failed(code))
     return failure();
-  if (kind == Emit::Cuda || kind == Emit::Ptx || kind == Emit::Cubin)
+  if (cudaKernels)
     return emitCuda(*code, kind, os);
   cavs::CpuTarget target{cpu, optLevel};
   if (kind == Emit::SO) {
@@ -284,14 +306,16 @@ int main(int argc, char **argv) {
       "                                   print the IR the backends compile\n"
       "  cavsc model.cavs -o libmodel.so  the model library (C ABI, see the\n"
       "                                   header from -o model.h)\n"
+      "  cavsc model.cavs --target=cpu,cuda -o libmodel.so\n"
+      "                                   one library for CPUs and NVIDIA GPUs\n"
       "  cavsc model.cavs --emit=cuda     print the CUDA C source of its\n"
       "                                   kernels (--emit=ptx, --emit=cubin:\n"
       "                                   compiled by NVRTC for sm_90)\n");
 
   std::string error;
-  if (targetName != "cpu") {
-    WithColor::error(errs(), "cavsc")
-        << "unknown target '" << targetName << "' (this cavsc supports: cpu)\n";
+  cavs::Targets targets;
+  if (!parseTargets(targets, error)) {
+    WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
   Emit kind = resolveEmit();
@@ -324,14 +348,14 @@ int main(int argc, char **argv) {
     }
   }
   if (kind == Emit::SO)
-    return failed(compile(sourceMgr, kind, runtime, nulls())) ? 1 : 0;
+    return failed(compile(sourceMgr, kind, targets, runtime, nulls())) ? 1 : 0;
   std::unique_ptr<ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);
   if (!output) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
-  if (failed(compile(sourceMgr, kind, runtime, output->os())))
+  if (failed(compile(sourceMgr, kind, targets, runtime, output->os())))
     return 1;
   output->keep();
   return 0;

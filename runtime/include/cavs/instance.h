@@ -56,6 +56,38 @@ typedef struct cavs_model_timing {
   double optimizer;
 } cavs_model_timing;
 
+/// Where an instance runs.
+typedef enum cavs_device_kind {
+  CAVS_DEVICE_CPU = 0,
+  /// An NVIDIA GPU, running the library's CUDA code (cavsc --target=cuda
+  /// or cpu,cuda).
+  CAVS_DEVICE_CUDA = 1,
+  /// CUDA when the library has CUDA code and a GPU is usable, else the CPU.
+  CAVS_DEVICE_AUTO = 2,
+  /// Not a kind: makes the enum 32 bits wide.
+  CAVS_DEVICE_FORCE_INT32 = 0x7fffffff,
+} cavs_device_kind;
+
+/// The device of a new instance.
+typedef struct cavs_device_options {
+  cavs_device_kind kind;
+  /// The GPU (CUDA device ordinal); 0 for the CPU.
+  int32_t ordinal;
+  /// Nonzero lets cuBLAS run float matrix products on TF32 tensor cores
+  /// (faster, 10-bit mantissa inputs); off by default.
+  int32_t allow_tf32;
+} cavs_device_options;
+
+/// Parses a device name: "cpu", "cuda" (GPU 0), "cuda:N" or "auto".
+/// Fails with CAVS_ERROR_INVALID_ARGUMENT for anything else.
+CAVS_API cavs_status cavs_device_parse(const char *name,
+                                       cavs_device_options *out_options);
+
+/// The number of usable CUDA GPUs. Fails with CAVS_ERROR_UNSUPPORTED, the
+/// message saying why, when there is none: a runtime built without CUDA,
+/// missing CUDA libraries, no driver or no GPU.
+CAVS_API cavs_status cavs_cuda_device_count(int32_t *out_count);
+
 /// Creates an instance of `def` with parameters initialised from `seed` and
 /// zeroed gradients (tracking the rows of def->sparse_params). The instance
 /// refers to `def`, which must outlive it (it is the constant data of the
@@ -64,6 +96,20 @@ typedef struct cavs_model_timing {
 /// (the message names the model and the function).
 CAVS_API cavs_status cavs_model_create(const cavs_model_def *def, uint64_t seed,
                                        cavs_model **out_model);
+
+/// cavs_model_create on a chosen device. On a GPU the passes run there;
+/// the parameter and gradient stores stay host memory (they are what the
+/// optimizers, checkpoints and the distributed trainer use), copied to the
+/// device when they changed. Fails with CAVS_ERROR_UNSUPPORTED when the
+/// library lacks code for the device or no GPU is usable.
+CAVS_API cavs_status cavs_model_create_on_device(
+    const cavs_model_def *def, uint64_t seed,
+    const cavs_device_options *device, cavs_model **out_model);
+
+/// The device an instance runs on (CAVS_DEVICE_CPU or CAVS_DEVICE_CUDA)
+/// and its name ("cpu", "cuda:0 (NVIDIA H200, sm_90)").
+CAVS_API cavs_device_kind cavs_model_device(const cavs_model *model);
+CAVS_API const char *cavs_model_device_name(const cavs_model *model);
 
 /// Destroys an instance; NULL is ignored.
 CAVS_API void cavs_model_destroy(cavs_model *model);

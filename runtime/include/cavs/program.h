@@ -25,12 +25,13 @@
 #ifndef CAVS_PROGRAM_H
 #define CAVS_PROGRAM_H
 
+#include "cavs/device_ops.h"
 #include "cavs/model.h"
 
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 1
+#define CAVS_PROGRAM_VERSION 2
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
@@ -45,7 +46,8 @@ typedef enum cavs_phase {
 
 /// The arguments of one phase-function call. Every field is 8 bytes wide
 /// (the generated code addresses field i at byte offset 8 * i), and the
-/// order is fixed.
+/// order is fixed. For a CUDA phase function every buffer pointer is a
+/// device pointer, except child_views, which the host code reads.
 typedef struct cavs_call {
   /// Vertices of the call: the task's count (body phases) or the number of
   /// vertices of the function's type (eager and lazy phases).
@@ -102,6 +104,8 @@ typedef struct cavs_call {
   /// Forward phases add the loss of the call here; in backward phases it
   /// points at a value that is discarded.
   double *loss;
+  /// The device's op table (CUDA phase functions); NULL on the CPU.
+  cavs_device_ops *device;
 } cavs_call;
 
 /// A generated phase function. A failure (an out-of-range token id or
@@ -145,6 +149,26 @@ typedef struct cavs_program_desc {
   const cavs_function_desc *functions;
 } cavs_program_desc;
 
+/// The CUDA code of a model library (cavsc --target=cuda or cpu,cuda).
+typedef struct cavs_cuda_desc {
+  /// The compute capability the CUBIN is for, times ten (90: sm_90).
+  int32_t arch;
+  /// The fused kernels as machine code for `arch` (an ELF image) and as PTX
+  /// of the same source for newer GPUs (NUL-terminated text).
+  const unsigned char *cubin;
+  int64_t cubin_size;
+  const char *ptx;
+  /// The kernels' names, by cavs_device_ops::launch's `kernel` index.
+  int32_t num_kernels;
+  const char *const *kernels;
+  /// The CUDA phase functions of the training and inference programs:
+  /// entry f * CAVS_NUM_PHASES + p is phase p of vertex function f (NULL
+  /// for a phase without ops); the rest of each function is described by
+  /// cavs_model_def::train and ::infer.
+  const cavs_phase_fn *train_phases;
+  const cavs_phase_fn *infer_phases;
+} cavs_cuda_desc;
+
 /// Everything a generated model library describes.
 typedef struct cavs_model_def {
   /// CAVS_PROGRAM_VERSION of the emitting compiler.
@@ -160,6 +184,11 @@ typedef struct cavs_model_def {
   cavs_program_desc train;
   /// Inference: F alone, planned without backward (narrower arenas).
   cavs_program_desc infer;
+  /// Whether the library has CPU code; without it (cavsc --target=cuda)
+  /// every phase of `train` and `infer` is NULL.
+  int32_t has_cpu;
+  /// The CUDA code, or NULL.
+  const cavs_cuda_desc *cuda;
 } cavs_model_def;
 
 CAVS_EXTERN_C_END

@@ -9,7 +9,9 @@
 #include "cavs/instance.h"
 #include "exec/Instance.h"
 
+#include <charconv>
 #include <memory>
+#include <string_view>
 
 using namespace cavs::runtime;
 
@@ -37,20 +39,102 @@ const float *arrayOrNull(cavs_status status, const float *data) {
   return status == CAVS_OK ? data : nullptr;
 }
 
+/// "cpu", "cuda", "cuda:N" or "auto" as device options.
+Status parseDevice(std::string_view name, cavs_device_options &out) {
+  out = cavs_device_options{CAVS_DEVICE_CPU, 0, 0};
+  if (name == "cpu")
+    return Status();
+  if (name == "auto") {
+    out.kind = CAVS_DEVICE_AUTO;
+    return Status();
+  }
+  if (name.substr(0, 4) == "cuda") {
+    out.kind = CAVS_DEVICE_CUDA;
+    std::string_view rest = name.substr(4);
+    if (rest.empty())
+      return Status();
+    if (rest[0] == ':') {
+      std::string_view digits = rest.substr(1);
+      auto [end, error] = std::from_chars(
+          digits.data(), digits.data() + digits.size(), out.ordinal);
+      if (!digits.empty() && error == std::errc() &&
+          end == digits.data() + digits.size() && out.ordinal >= 0)
+        return Status();
+    }
+  }
+  return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                   "unknown device '{}' (expected cpu, cuda, cuda:N or auto)",
+                   name);
+}
+
+/// Turns AUTO into CUDA (the library has CUDA code and a GPU is usable) or
+/// the CPU, and checks the other options.
+Status resolveDevice(const cavs_model_def &def, cavs_device_options &device) {
+  if (device.kind == CAVS_DEVICE_AUTO) {
+    int32_t count = 0;
+    const bool gpu =
+        def.cuda && cudaDeviceCount(count).ok() && device.ordinal < count;
+    device.kind = gpu ? CAVS_DEVICE_CUDA : CAVS_DEVICE_CPU;
+  }
+  if (device.kind != CAVS_DEVICE_CPU && device.kind != CAVS_DEVICE_CUDA)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT, "unknown device kind {}",
+                     static_cast<int>(device.kind));
+  if (device.ordinal < 0)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "device ordinal {} is negative", device.ordinal);
+  return Status();
+}
+
 } // namespace
 
 extern "C" {
 
 cavs_status cavs_model_create(const cavs_model_def *def, uint64_t seed,
                               cavs_model **out_model) {
+  const cavs_device_options cpu{CAVS_DEVICE_CPU, 0, 0};
+  return cavs_model_create_on_device(def, seed, &cpu, out_model);
+}
+
+cavs_status cavs_model_create_on_device(const cavs_model_def *def,
+                                        uint64_t seed,
+                                        const cavs_device_options *device,
+                                        cavs_model **out_model) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(requireNonNull(def, "def"));
+    CAVS_RETURN_IF_ERROR(requireNonNull(device, "device"));
     CAVS_RETURN_IF_ERROR(requireNonNull(out_model, "out_model"));
+    cavs_device_options chosen = *device;
+    CAVS_RETURN_IF_ERROR(resolveDevice(*def, chosen));
     auto handle = std::make_unique<cavs_model>();
-    CAVS_RETURN_IF_ERROR(ModelInstance::create(*def, seed, handle->impl));
+    CAVS_RETURN_IF_ERROR(
+        ModelInstance::create(*def, seed, chosen, handle->impl));
     *out_model = handle.release();
     return Status();
   });
+}
+
+cavs_status cavs_device_parse(const char *name,
+                              cavs_device_options *out_options) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireNonNull(name, "name"));
+    CAVS_RETURN_IF_ERROR(requireNonNull(out_options, "out_options"));
+    return parseDevice(name, *out_options);
+  });
+}
+
+cavs_status cavs_cuda_device_count(int32_t *out_count) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireNonNull(out_count, "out_count"));
+    return cudaDeviceCount(*out_count);
+  });
+}
+
+cavs_device_kind cavs_model_device(const cavs_model *model) {
+  return model ? model->impl.deviceKind() : CAVS_DEVICE_CPU;
+}
+
+const char *cavs_model_device_name(const cavs_model *model) {
+  return model ? model->impl.deviceName().c_str() : "";
 }
 
 void cavs_model_destroy(cavs_model *model) { delete model; }

@@ -39,7 +39,8 @@ CAVS_CHECK_CALL_FIELD(pull_grads, 14);
 CAVS_CHECK_CALL_FIELD(pushes, 15);
 CAVS_CHECK_CALL_FIELD(push_grads, 16);
 CAVS_CHECK_CALL_FIELD(loss, 17);
-static_assert(sizeof(cavs_call) == 8 * 18, "cavs_call has 18 fields");
+CAVS_CHECK_CALL_FIELD(device, 18);
+static_assert(sizeof(cavs_call) == 8 * 19, "cavs_call has 19 fields");
 #undef CAVS_CHECK_CALL_FIELD
 
 namespace cavs::runtime {
@@ -137,11 +138,20 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
     for (int32_t i = 0; i < fn.num_pushes; ++i)
       state.pushes[i] = outputs_[interface_.pushOutputs[f][i]].values.data();
   }
+  if (device_)
+    return stageForward(batch);
+  children_ = schedule_.childrenRows.data();
+  vertices_ = typeVertices_.data();
+  forwardLoss_ = &loss_;
+  backwardLoss_ = &discardedLoss_;
 }
 
 void ModelInstance::prepareBackward() {
   const int64_t n = numVertices_;
   stateGrad_.reserveZeroed(n * def_->state_width);
+  // The pass's gradients are added to the store afterwards (Device.cpp).
+  if (device_)
+    deviceGrads_.reserveZeroed(params_->impl.layout().size());
   for (size_t i = 0; i < inputs_.size(); ++i)
     if (!interface_.inputs[i].isI32)
       inputs_[i].grad.reserveZeroed(n * interface_.inputs[i].width);
@@ -165,15 +175,39 @@ cavs_call ModelInstance::baseCall(int32_t function, bool backward) {
   call.state = state_.data();
   call.state_grad = backward ? stateGrad_.data() : nullptr;
   call.num_vertices = numVertices_;
-  call.params = paramTable_.data();
-  call.grads = gradTable_.data();
+  call.params = device_ ? deviceParamTable_.data() : paramTable_.data();
+  call.grads = device_ ? deviceGradTable_.data() : gradTable_.data();
   call.grad_store = grads_.get();
   call.pulls = state.pulls.data();
   call.pull_grads = backward ? state.pullGrads.data() : nullptr;
   call.pushes = state.pushes.data();
   call.push_grads = backward ? state.pushGrads.data() : nullptr;
-  call.loss = backward ? &discardedLoss_ : &loss_;
+  call.loss = backward ? backwardLoss_ : forwardLoss_;
+  call.device = device_ ? device_->ops() : nullptr;
   return call;
+}
+
+cavs_phase_fn ModelInstance::phaseOf(const cavs_program_desc &program,
+                                     int32_t f, cavs_phase phase) const {
+  if (!device_)
+    return program.functions[f].phases[phase];
+  const cavs_phase_fn *phases = &program == &def_->train
+                                    ? def_->cuda->train_phases
+                                    : def_->cuda->infer_phases;
+  return phases[f * CAVS_NUM_PHASES + phase];
+}
+
+cavs_status ModelInstance::runPhase(cavs_phase_fn fn, cavs_call &call,
+                                    cavs_phase phase, int32_t function) {
+  if (!device_)
+    return fn(&call);
+  const auto kind = static_cast<PhaseClass>(phase % 3);
+  const bool backward = isBackward(phase);
+  device_->beginPhase(kind, backward, function,
+                      def_->train.functions[function].arity == 0);
+  const cavs_status status = fn(&call);
+  device_->endPhase(kind, backward, function);
+  return status;
 }
 
 Status ModelInstance::phaseFailed(cavs_status status,
@@ -192,7 +226,8 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     const cavs_function_desc &fn = program.functions[f];
     const int32_t begin = schedule_.typeRowOffsets[f];
     const int32_t rows = schedule_.typeRowOffsets[f + 1] - begin;
-    if (!fn.phases[phase] || rows == 0)
+    const cavs_phase_fn run = phaseOf(program, f, phase);
+    if (!run || rows == 0)
       continue;
     cavs_call call = baseCall(f, isBackward(phase));
     call.rows = rows;
@@ -200,8 +235,8 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     // Contiguous for the functions whose whole-type phases touch the state
     // (arity 0: one task at level 0); see cavs_call::state_begin.
     call.state_begin = schedule_.typeRows[begin];
-    call.vertices = typeVertices_.data() + begin;
-    if (cavs_status status = fn.phases[phase](&call); status != CAVS_OK)
+    call.vertices = vertices_ + begin;
+    if (cavs_status status = runPhase(run, call, phase, f); status != CAVS_OK)
       return phaseFailed(status, fn, phase);
   }
   seconds = watch.seconds();
@@ -216,7 +251,8 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
   for (size_t i = 0; i < tasks.size(); ++i) {
     const cavs_task &task = tasks[backward ? tasks.size() - 1 - i : i];
     const cavs_function_desc &fn = program.functions[task.type];
-    if (!fn.phases[phase])
+    const cavs_phase_fn run = phaseOf(program, task.type, phase);
+    if (!run)
       continue;
     cavs_call call = baseCall(task.type, backward);
     call.rows = task.count;
@@ -224,11 +260,12 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
                  int64_t(task.local_begin) * fn.arena_floats;
     call.scratch = scratch_.data();
     call.state_begin = task.global_begin;
-    call.children = schedule_.childrenRows.data() + task.children_begin;
+    call.children = children_ + task.children_begin;
     call.child_views = schedule_.childViews.data() + task.views_begin;
-    call.vertices = typeVertices_.data() + schedule_.typeRowOffsets[task.type] +
-                    task.local_begin;
-    if (cavs_status status = fn.phases[phase](&call); status != CAVS_OK)
+    call.vertices =
+        vertices_ + schedule_.typeRowOffsets[task.type] + task.local_begin;
+    if (cavs_status status = runPhase(run, call, phase, task.type);
+        status != CAVS_OK)
       return phaseFailed(status, fn, phase);
   }
   seconds = watch.seconds();
@@ -276,6 +313,12 @@ Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
       runTasks(program, CAVS_PHASE_FORWARD_BODY, timing_.forward_body));
   CAVS_RETURN_IF_ERROR(
       runWholeTypes(program, CAVS_PHASE_FORWARD_LAZY, timing_.forward_lazy));
+  if (device_) {
+    // The phases only queued their work; the wait counts as lazy time.
+    Stopwatch wait;
+    CAVS_RETURN_IF_ERROR(finishForward());
+    timing_.forward_lazy += wait.seconds();
+  }
   loss = loss_;
   hasOutputs_ = true;
   backwardBlocker_ =
@@ -297,6 +340,11 @@ Status ModelInstance::backward() {
       runTasks(program, CAVS_PHASE_BACKWARD_BODY, timing_.backward_body));
   CAVS_RETURN_IF_ERROR(
       runWholeTypes(program, CAVS_PHASE_BACKWARD_LAZY, timing_.backward_lazy));
+  if (device_) {
+    Stopwatch wait;
+    CAVS_RETURN_IF_ERROR(finishBackward());
+    timing_.backward_lazy += wait.seconds();
+  }
   hasInputGrads_ = true;
   return Status();
 }

@@ -15,11 +15,11 @@
 namespace cavs::runtime {
 
 namespace {
-
 constexpr cavs_status kInvalid = CAVS_ERROR_INVALID_ARGUMENT;
+} // namespace
 
-/// The parameters of `layout` in `data`, then its packs.
-std::vector<float *> tensorTable(const ModelLayout &layout, float *data) {
+std::vector<float *> ModelInstance::tensorTable(const ModelLayout &layout,
+                                                float *data) {
   std::vector<float *> table;
   for (int32_t i = 0; i < layout.numParams(); ++i)
     table.push_back(data + layout.param(i).offset);
@@ -28,9 +28,8 @@ std::vector<float *> tensorTable(const ModelLayout &layout, float *data) {
   return table;
 }
 
-} // namespace
-
 Status ModelInstance::create(const cavs_model_def &def, uint64_t seed,
+                             const cavs_device_options &device,
                              ModelInstance &out) {
   if (def.version != CAVS_PROGRAM_VERSION)
     return makeError(CAVS_ERROR_UNSUPPORTED,
@@ -63,6 +62,15 @@ Status ModelInstance::create(const cavs_model_def &def, uint64_t seed,
     state.pullGrads.resize(fn.num_pulls);
     state.pushes.resize(fn.num_pushes);
     state.pushGrads.resize(fn.num_pushes);
+  }
+  if (device.kind == CAVS_DEVICE_CUDA) {
+    CAVS_RETURN_IF_ERROR(instance.openDevice(device));
+  } else if (!def.has_cpu) {
+    return makeError(CAVS_ERROR_UNSUPPORTED,
+                     "model '{}' was compiled without CPU code (cavsc "
+                     "--target=cuda); create it on a GPU, or compile it with "
+                     "--target=cpu,cuda",
+                     instance.name());
   }
   initKernelThreads();
   // The tables point into heap buffers, which the move does not relocate.
@@ -109,8 +117,15 @@ Status ModelInstance::output(std::string_view name, const float *&data,
                      "output '{}' of model '{}' is not available: no forward "
                      "pass has run yet, or the last one failed",
                      name, this->name());
-  data = outputs_[index].values.data();
   width = interface_.outputs[index].width;
+  const Output &output = outputs_[index];
+  if (device_) {
+    CAVS_RETURN_IF_ERROR(
+        copyBack(output.values, numVertices_ * width, output.hostValues));
+    data = output.hostValues.data();
+    return Status();
+  }
+  data = output.values.data();
   return Status();
 }
 
@@ -133,7 +148,7 @@ Status ModelInstance::setOutputGrad(std::string_view name, const float *data,
                      name, this->name(), numVertices_ * width, numVertices_,
                      width, count);
   Output &output = outputs_[index];
-  std::copy_n(data, count, output.grad.reserve(count));
+  output.grad.assign(data, count * int64_t(sizeof(float)));
   output.hasGrad = true;
   return Status();
 }
@@ -154,8 +169,15 @@ Status ModelInstance::inputGrad(std::string_view name, const float *&data,
                      "available: backward has not succeeded since the last "
                      "forward pass",
                      name, this->name());
-  data = inputs_[index].grad.data();
   width = interface_.inputs[index].width;
+  const Input &input = inputs_[index];
+  if (device_) {
+    CAVS_RETURN_IF_ERROR(
+        copyBack(input.grad, numVertices_ * width, input.hostGrad));
+    data = input.hostGrad.data();
+    return Status();
+  }
+  data = input.grad.data();
   return Status();
 }
 

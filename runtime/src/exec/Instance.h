@@ -5,7 +5,8 @@
 // its phase functions run on. forward() schedules a batch and runs the
 // F phases, eager over whole arenas and body task by task; backward() runs
 // the ∂F phases, the body in reverse task order. See docs/runtime.md,
-// "Execution".
+// "Execution". On a GPU the same passes run the library's CUDA phase
+// functions on device buffers ("Devices" in docs/runtime.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_EXEC_INSTANCE_H
@@ -30,10 +31,20 @@ public:
   ModelInstance() = default;
 
   /// Validates `def` (which must outlive the instance) and makes `out` an
-  /// instance of it with zeroed gradients and parameters initialised from
-  /// `seed`; `out` is unchanged on failure.
+  /// instance of it on `device` with zeroed gradients and parameters
+  /// initialised from `seed`; `out` is unchanged on failure.
   static Status create(const cavs_model_def &def, uint64_t seed,
-                       ModelInstance &out);
+                       const cavs_device_options &device, ModelInstance &out);
+
+  /// The device the passes run on (CPU or CUDA, never AUTO).
+  cavs_device_kind deviceKind() const {
+    return device_ ? CAVS_DEVICE_CUDA : CAVS_DEVICE_CPU;
+  }
+  /// "cpu" or the GPU's description.
+  const std::string &deviceName() const {
+    static const std::string cpu = "cpu";
+    return device_ ? device_->description() : cpu;
+  }
 
   const cavs_model_def &definition() const { return *def_; }
   const std::string &name() const { return params_->impl.layout().name(); }
@@ -73,8 +84,12 @@ private:
     /// The last set_input copy (f32 inputs).
     std::vector<float> values;
     bool isSet = false;
+    /// On a GPU: the values (or the i32 attribute) of the running batch.
+    GrowBuffer staged;
     /// Its gradient from the last backward pass.
     GrowBuffer grad;
+    /// On a GPU: `grad` copied back for inputGrad().
+    mutable std::vector<float> hostGrad;
   };
   /// The buffers of one distinct output name.
   struct Output {
@@ -82,6 +97,8 @@ private:
     GrowBuffer grad;
     /// Whether set_output_grad provided `grad` since the last forward.
     bool hasGrad = false;
+    /// On a GPU: `values` copied back for output().
+    mutable std::vector<float> hostValues;
   };
   /// What the calls of one vertex function point at: its arena and the
   /// external tensors in its own pull and push order.
@@ -92,6 +109,11 @@ private:
     std::vector<float *> pushes;
     std::vector<const float *> pushGrads;
   };
+
+  /// The parameters of `layout` in `data`, then its packs (the tables of
+  /// cavs_call::params and ::grads).
+  static std::vector<float *> tensorTable(const ModelLayout &layout,
+                                          float *data);
 
   // Execute.cpp: the passes.
   Status checkBatch(const GraphBatch &batch) const;
@@ -108,7 +130,30 @@ private:
   void addWork(const cavs_program_desc &program, int first, double &flops);
   Status phaseFailed(cavs_status status, const cavs_function_desc &function,
                      cavs_phase phase) const;
+  /// Phase `phase` of function `f` of `program` for this instance's device.
+  cavs_phase_fn phaseOf(const cavs_program_desc &program, int32_t f,
+                        cavs_phase phase) const;
+  /// Runs one phase call, between the device's phase hooks on a GPU.
+  cavs_status runPhase(cavs_phase_fn fn, cavs_call &call, cavs_phase phase,
+                       int32_t function);
 
+  // Device.cpp: what a GPU instance adds to the passes.
+  Status openDevice(const cavs_device_options &device);
+  /// Uploads the batch's inputs, the schedule's index arrays and (when
+  /// they changed) the parameters; zeroes the loss.
+  void stageForward(const GraphBatch &batch);
+  /// Waits for a forward pass and reads its loss back.
+  Status finishForward();
+  /// Waits for a backward pass, marks the touched rows and adds the device
+  /// gradients to the gradient store.
+  Status finishBackward();
+  /// `buffer` (on the device) copied to `host`, `count` floats.
+  Status copyBack(const GrowBuffer &buffer, int64_t count,
+                  std::vector<float> &host) const;
+
+  /// The GPU, or null on the CPU; declared before every buffer, which may
+  /// hold its memory.
+  std::unique_ptr<DeviceBackend> device_;
   const cavs_model_def *def_ = nullptr;
   ModelInterface interface_;
   std::unique_ptr<cavs_param_store> params_;
@@ -125,6 +170,23 @@ private:
   /// typeVertices_[typeRowOffsets[t] + l]: the vertex of local row l of t.
   std::vector<int32_t> typeVertices_;
   GrowBuffer scratch_, state_, stateGrad_;
+  /// cavs_call::children and ::vertices of the last schedule: its arrays,
+  /// or their device copies.
+  const int32_t *children_ = nullptr;
+  const int32_t *vertices_ = nullptr;
+  /// Where cavs_call::loss points: &loss_ and &discardedLoss_ on the CPU.
+  double *forwardLoss_ = nullptr;
+  double *backwardLoss_ = nullptr;
+
+  // GPU only: device copies of parameters and gradients (the stores stay
+  // the reference: checkpoints and optimizers use them), the schedule's
+  // arrays and the two losses.
+  GrowBuffer deviceParams_, deviceGrads_, deviceSchedule_, deviceLoss_;
+  std::vector<float *> deviceParamTable_, deviceGradTable_;
+  /// The parameter store's generation deviceParams_ holds.
+  uint64_t uploadedGeneration_ = 0;
+  /// A host buffer for the device gradients of a backward pass.
+  std::vector<float> gradsBack_;
   int32_t numVertices_ = 0;
   double loss_ = 0;
   /// Where backward calls point cavs_call::loss.

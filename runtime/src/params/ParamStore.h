@@ -23,8 +23,15 @@ public:
   const std::shared_ptr<const ModelLayout> &sharedLayout() const {
     return layout_;
   }
-  float *data() { return values_.data(); }
+  /// Writable values; every call counts as a change (see generation()).
+  float *data() {
+    ++generation_;
+    return values_.data();
+  }
   const float *data() const { return values_.data(); }
+  /// Changes whenever the values may have changed: a device copy made at
+  /// another generation is stale.
+  uint64_t generation() const { return generation_; }
   /// The values of parameter `index`.
   const float *param(int32_t index) const {
     return data() + layout_->param(index).offset;
@@ -33,6 +40,7 @@ public:
 private:
   std::shared_ptr<const ModelLayout> layout_;
   AlignedBuffer values_;
+  uint64_t generation_ = 0;
 };
 
 } // namespace cavs::runtime

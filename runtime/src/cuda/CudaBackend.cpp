@@ -1,0 +1,398 @@
+//===- CudaBackend.cpp - one GPU behind the executor's DeviceBackend ------===//
+//
+// The entry points of libcavs_runtime_cuda.so. A CudaBackend owns one
+// model instance's side of a GPU: the CudaDevice its ops run on, the
+// model's kernels (the CUBIN when the GPU is the image's architecture,
+// else the PTX, which the driver compiles), pinned staging for uploads and
+// the streams:
+// - the forward eager phase of each vertex function queues on its own
+//   stream, so the eager work of different functions overlaps;
+// - body and lazy phases queue on the main stream, which first waits for
+//   the eager work they depend on (their own function's, and that of
+//   functions of arity 0, whose eager phases may write the state);
+// - backward eager phases run on the main stream: they add into shared
+//   parameter gradients.
+// It links the CUDA runtime statically, which loads the driver itself, so
+// a missing driver is an error from cudaGetDeviceCount, not from the
+// dynamic loader.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda/CudaDevice.h"
+#include "exec/DeviceBackend.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace cavs::runtime::cuda {
+
+namespace {
+
+/// "what: CUDA message (code)".
+std::string cudaMessage(const char *what, cudaError_t error) {
+  return fmt::format("{}: {} ({})", what, cudaGetErrorString(error),
+                     cudaGetErrorName(error));
+}
+
+/// Pinned host memory uploads are staged in, so the caller's memory may
+/// change as soon as an upload is queued. Blocks are reused once the
+/// stream they were copied on has synchronized (reset()).
+class PinnedStaging {
+public:
+  PinnedStaging() = default;
+  PinnedStaging(const PinnedStaging &) = delete;
+  PinnedStaging &operator=(const PinnedStaging &) = delete;
+  ~PinnedStaging() {
+    for (Block &block : blocks_)
+      cudaFreeHost(block.data);
+  }
+
+  /// Room for `bytes`, or null when pinned memory ran out.
+  void *take(int64_t bytes) {
+    const int64_t aligned = (bytes + 255) / 256 * 256;
+    for (Block &block : blocks_)
+      if (block.capacity - block.used >= aligned) {
+        void *data = static_cast<char *>(block.data) + block.used;
+        block.used += aligned;
+        return data;
+      }
+    Block block;
+    block.capacity = std::max<int64_t>(aligned, int64_t(8) << 20);
+    if (cudaMallocHost(&block.data, block.capacity) != cudaSuccess)
+      return nullptr;
+    block.used = aligned;
+    blocks_.push_back(block);
+    return block.data;
+  }
+  void reset() {
+    for (Block &block : blocks_)
+      block.used = 0;
+  }
+
+private:
+  struct Block {
+    void *data = nullptr;
+    int64_t capacity = 0;
+    int64_t used = 0;
+  };
+  std::vector<Block> blocks_;
+};
+
+class CudaBackend final : public DeviceBackend {
+public:
+  CudaBackend(int32_t ordinal) : ordinal_(ordinal) {}
+  ~CudaBackend() override;
+
+  /// Sets up the device, its streams, cuBLAS and `cuda`'s kernels.
+  Status open(const cavs_cuda_desc &cuda, bool allowTf32);
+
+  const std::string &description() const override { return description_; }
+  Status allocate(int64_t bytes, void *&out) override;
+  void release(void *pointer) noexcept override;
+  void zero(void *dst, int64_t bytes) override;
+  void upload(void *dst, const void *src, int64_t bytes) override;
+  Status download(void *dst, const void *src, int64_t bytes) override;
+  cavs_device_ops *ops() override { return &device_.ops; }
+  void beginPhase(PhaseClass kind, bool backward, int32_t function,
+                  bool stateWriter) override;
+  void endPhase(PhaseClass kind, bool backward, int32_t function) override;
+  Status finishPass(const MarkRows &mark) override;
+
+private:
+  /// One vertex function's forward eager stream and its completion.
+  struct EagerStream {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t done = nullptr;
+    /// Recorded in this pass and not yet waited for by the main stream.
+    bool pending = false;
+    /// Its eager phase may write the state (arity 0).
+    bool stateWriter = false;
+  };
+
+  void bind() { cudaSetDevice(ordinal_); }
+  void record(cudaError_t error) {
+    if (error != cudaSuccess && device_.firstError == cudaSuccess)
+      device_.firstError = error;
+  }
+  void waitForEager(int32_t function);
+  Status loadKernels(const cavs_cuda_desc &cuda, int major, int minor);
+
+  int32_t ordinal_;
+  std::string description_;
+  CudaDevice device_;
+  cudaStream_t main_ = nullptr;
+  cudaEvent_t passStart_ = nullptr;
+  bool passStarted_ = false;
+  std::vector<EagerStream> eager_;
+  cudaLibrary_t library_ = nullptr;
+  PinnedStaging staging_;
+};
+
+CudaBackend::~CudaBackend() {
+  bind();
+  if (main_)
+    cudaStreamSynchronize(main_);
+  for (auto &[host, copy] : device_.constants)
+    cudaFree(copy);
+  for (EagerStream &eager : eager_) {
+    cudaStreamDestroy(eager.stream);
+    cudaEventDestroy(eager.done);
+  }
+  if (device_.fault)
+    cudaFree(device_.fault);
+  if (device_.blas)
+    cublasDestroy(device_.blas);
+  if (library_)
+    cudaLibraryUnload(library_);
+  if (passStart_)
+    cudaEventDestroy(passStart_);
+  if (main_)
+    cudaStreamDestroy(main_);
+}
+
+Status CudaBackend::open(const cavs_cuda_desc &cuda, bool allowTf32) {
+  const cavs_status unsupported = CAVS_ERROR_UNSUPPORTED;
+  int count = 0;
+  if (cudaError_t error = cudaGetDeviceCount(&count); error != cudaSuccess)
+    return Status(unsupported, "cannot use a GPU: " +
+                                   cudaMessage("no CUDA driver or GPU", error));
+  if (ordinal_ >= count)
+    return makeError(unsupported,
+                     "cannot use a GPU: CUDA device {} does not exist: this machine has {} "
+                     "GPU(s)",
+                     ordinal_, count);
+  cudaDeviceProp props{};
+  if (cudaError_t error = cudaSetDevice(ordinal_); error != cudaSuccess)
+    return Status(unsupported, cudaMessage("cannot use the GPU", error));
+  if (cudaError_t error = cudaGetDeviceProperties(&props, ordinal_);
+      error != cudaSuccess)
+    return Status(unsupported, cudaMessage("cannot query the GPU", error));
+  description_ = fmt::format("cuda:{} ({}, sm_{}{})", ordinal_, props.name,
+                             props.major, props.minor);
+  if (props.major * 10 + props.minor < cuda.arch)
+    return makeError(unsupported,
+                     "{} is older than the model's kernels need (sm_{})",
+                     description_, cuda.arch);
+  auto check = [&](const char *what, cudaError_t error) {
+    return error == cudaSuccess
+               ? Status()
+               : Status(CAVS_ERROR_INTERNAL,
+                        description_ + ": " + cudaMessage(what, error));
+  };
+  CAVS_RETURN_IF_ERROR(check(
+      "cannot create a stream",
+      cudaStreamCreateWithFlags(&main_, cudaStreamNonBlocking)));
+  CAVS_RETURN_IF_ERROR(
+      check("cannot create an event",
+            cudaEventCreateWithFlags(&passStart_, cudaEventDisableTiming)));
+  CAVS_RETURN_IF_ERROR(check("cannot allocate the fault word",
+                             cudaMalloc(reinterpret_cast<void **>(
+                                            &device_.fault),
+                                        sizeof(DeviceFault))));
+  CAVS_RETURN_IF_ERROR(check(
+      "cannot clear the fault word",
+      cudaMemset(device_.fault, 0, sizeof(DeviceFault))));
+  if (cublasCreate(&device_.blas) != CUBLAS_STATUS_SUCCESS)
+    return Status(CAVS_ERROR_INTERNAL,
+                  description_ + ": cannot create a cuBLAS handle");
+  // FP32 products stay FP32 unless TF32 was asked for explicitly.
+  cublasSetMathMode(device_.blas, allowTf32 ? CUBLAS_TF32_TENSOR_OP_MATH
+                                            : CUBLAS_DEFAULT_MATH);
+  CAVS_RETURN_IF_ERROR(loadKernels(cuda, props.major, props.minor));
+  fillDeviceOps(device_.ops);
+  device_.stream = main_;
+  return Status();
+}
+
+Status CudaBackend::loadKernels(const cavs_cuda_desc &cuda, int major,
+                                int minor) {
+  // The CUBIN runs only on its own architecture; newer GPUs JIT the PTX.
+  const bool native = major * 10 + minor == cuda.arch;
+  const void *image = native ? static_cast<const void *>(cuda.cubin)
+                             : static_cast<const void *>(cuda.ptx);
+  if (cudaError_t error = cudaLibraryLoadData(&library_, image, nullptr,
+                                              nullptr, 0, nullptr, nullptr, 0);
+      error != cudaSuccess)
+    return Status(CAVS_ERROR_INTERNAL,
+                  description_ + ": " +
+                      cudaMessage(native ? "cannot load the model's CUBIN"
+                                         : "cannot JIT the model's PTX",
+                                  error));
+  device_.kernels.resize(cuda.num_kernels);
+  for (int32_t k = 0; k < cuda.num_kernels; ++k)
+    if (cudaError_t error = cudaLibraryGetKernel(&device_.kernels[k], library_,
+                                                 cuda.kernels[k]);
+        error != cudaSuccess)
+      return Status(CAVS_ERROR_INTERNAL,
+                    fmt::format("{}: kernel '{}': {}", description_,
+                                cuda.kernels[k],
+                                cudaMessage("not in the image", error)));
+  return Status();
+}
+
+Status CudaBackend::allocate(int64_t bytes, void *&out) {
+  bind();
+  if (cudaError_t error = cudaMalloc(&out, static_cast<size_t>(bytes));
+      error != cudaSuccess) {
+    cudaGetLastError();
+    return Status(CAVS_ERROR_OUT_OF_MEMORY,
+                  fmt::format("{}: cannot allocate {} bytes: {}", description_,
+                              bytes, cudaGetErrorString(error)));
+  }
+  return Status();
+}
+
+void CudaBackend::release(void *pointer) noexcept {
+  bind();
+  cudaFree(pointer);
+}
+
+void CudaBackend::zero(void *dst, int64_t bytes) {
+  bind();
+  record(cudaMemsetAsync(dst, 0, static_cast<size_t>(bytes), main_));
+}
+
+void CudaBackend::upload(void *dst, const void *src, int64_t bytes) {
+  bind();
+  void *pinned = staging_.take(bytes);
+  if (!pinned) {
+    // Out of pinned memory: a blocking copy is slower but just as right.
+    record(cudaStreamSynchronize(main_));
+    record(cudaMemcpy(dst, src, static_cast<size_t>(bytes),
+                      cudaMemcpyHostToDevice));
+    return;
+  }
+  std::memcpy(pinned, src, static_cast<size_t>(bytes));
+  record(cudaMemcpyAsync(dst, pinned, static_cast<size_t>(bytes),
+                         cudaMemcpyHostToDevice, main_));
+}
+
+Status CudaBackend::download(void *dst, const void *src, int64_t bytes) {
+  bind();
+  for (EagerStream &eager : eager_)
+    if (eager.pending) {
+      record(cudaStreamWaitEvent(main_, eager.done, 0));
+      eager.pending = false;
+    }
+  cudaError_t error = cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
+                                      cudaMemcpyDeviceToHost, main_);
+  if (error == cudaSuccess)
+    error = cudaStreamSynchronize(main_);
+  if (error != cudaSuccess)
+    return Status(CAVS_ERROR_INTERNAL,
+                  description_ + ": " +
+                      cudaMessage("copying results back failed", error));
+  return Status();
+}
+
+void CudaBackend::waitForEager(int32_t function) {
+  for (size_t g = 0; g < eager_.size(); ++g) {
+    EagerStream &eager = eager_[g];
+    if (eager.pending && (int32_t(g) == function || eager.stateWriter)) {
+      record(cudaStreamWaitEvent(main_, eager.done, 0));
+      eager.pending = false;
+    }
+  }
+}
+
+void CudaBackend::beginPhase(PhaseClass kind, bool backward, int32_t function,
+                             bool stateWriter) {
+  bind();
+  if (kind != PhaseClass::Eager || backward) {
+    waitForEager(function);
+    device_.stream = main_;
+    return;
+  }
+  if (!passStarted_) {
+    // Everything queued so far (uploads, zeroing) precedes the eager work.
+    record(cudaEventRecord(passStart_, main_));
+    passStarted_ = true;
+  }
+  if (size_t(function) >= eager_.size())
+    eager_.resize(function + 1);
+  EagerStream &eager = eager_[function];
+  if (!eager.stream) {
+    record(cudaStreamCreateWithFlags(&eager.stream, cudaStreamNonBlocking));
+    record(cudaEventCreateWithFlags(&eager.done, cudaEventDisableTiming));
+  }
+  eager.stateWriter = stateWriter;
+  record(cudaStreamWaitEvent(eager.stream, passStart_, 0));
+  device_.stream = eager.stream;
+}
+
+void CudaBackend::endPhase(PhaseClass kind, bool backward, int32_t function) {
+  if (kind == PhaseClass::Eager && !backward) {
+    EagerStream &eager = eager_[function];
+    record(cudaEventRecord(eager.done, eager.stream));
+    eager.pending = true;
+  }
+  device_.stream = main_;
+}
+
+Status CudaBackend::finishPass(const MarkRows &mark) {
+  bind();
+  DeviceFault fault{};
+  // download() waits for every stream of the pass first.
+  Status copied = download(&fault, device_.fault, sizeof(fault));
+  passStarted_ = false;
+  staging_.reset();
+  record(cudaGetLastError());
+  Status status;
+  if (!copied.ok()) {
+    status = std::move(copied);
+  } else if (device_.firstError != cudaSuccess) {
+    status = Status(CAVS_ERROR_INTERNAL,
+                    description_ + ": " +
+                        cudaMessage("a kernel failed", device_.firstError));
+  } else if (fault.code != kNoFault) {
+    status = makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "{} {} is out of range [0, {}) at row {}",
+                       fault.code == kLookupIndex ? "lookup index"
+                                                  : "cross-entropy label",
+                       fault.value, fault.limit, fault.row);
+  }
+  if (fault.code != kNoFault)
+    record(cudaMemset(device_.fault, 0, sizeof(DeviceFault)));
+  device_.firstError = cudaSuccess;
+  for (const StagedMarks &staged : device_.marks.staged())
+    if (status.ok())
+      status = mark(staged.grads, staged.param, staged.rows, staged.count);
+  device_.marks.clear();
+  return status;
+}
+
+} // namespace
+
+} // namespace cavs::runtime::cuda
+
+using namespace cavs::runtime;
+
+extern "C" __attribute__((visibility("default"))) cavs_status
+cavs_cuda_backend_open(const cavs_cuda_desc *cuda, int32_t ordinal,
+                       int32_t allowTf32, DeviceBackend **out,
+                       std::string *error) {
+  auto backend = std::make_unique<cuda::CudaBackend>(ordinal);
+  Status status = backend->open(*cuda, allowTf32 != 0);
+  if (!status.ok()) {
+    *error = status.message();
+    return status.code();
+  }
+  *out = backend.release();
+  return CAVS_OK;
+}
+
+extern "C" __attribute__((visibility("default"))) cavs_status
+cavs_cuda_backend_count(int32_t *count, std::string *error) {
+  int devices = 0;
+  if (cudaError_t status = cudaGetDeviceCount(&devices);
+      status != cudaSuccess) {
+    *error = cuda::cudaMessage("no CUDA driver or GPU", status);
+    return CAVS_ERROR_UNSUPPORTED;
+  }
+  if (devices == 0) {
+    *error = "no CUDA GPU: the driver reports none";
+    return CAVS_ERROR_UNSUPPORTED;
+  }
+  *count = devices;
+  return CAVS_OK;
+}

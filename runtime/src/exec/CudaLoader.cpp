@@ -1,0 +1,98 @@
+//===- CudaLoader.cpp - loading the runtime's CUDA library on demand ------===//
+//
+// libcavs_runtime never links CUDA: the first request for a GPU dlopens
+// libcavs_runtime_cuda.so from the directory libcavs_runtime was loaded
+// from, and every failure on the way (a runtime built without CUDA, a
+// missing CUDA library, no driver, no GPU) becomes CAVS_ERROR_UNSUPPORTED
+// with a message that says which.
+//
+//===----------------------------------------------------------------------===//
+#include "exec/DeviceBackend.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+namespace cavs::runtime {
+
+namespace {
+
+constexpr cavs_status kUnsupported = CAVS_ERROR_UNSUPPORTED;
+
+/// The loaded library's entry points, or why it could not be loaded.
+struct CudaLibrary {
+  CudaOpenFn open = nullptr;
+  CudaCountFn count = nullptr;
+  std::string error;
+};
+
+/// libcavs_runtime_cuda.so next to the library holding this code.
+std::string cudaLibraryPath() {
+  Dl_info info{};
+  std::string path = "libcavs_runtime_cuda.so";
+  if (dladdr(reinterpret_cast<void *>(&cudaLibraryPath), &info) &&
+      info.dli_fname) {
+    std::string self = info.dli_fname;
+    const size_t slash = self.rfind('/');
+    if (slash != std::string::npos)
+      path = self.substr(0, slash + 1) + path;
+  }
+  return path;
+}
+
+const CudaLibrary &cudaLibrary() {
+  static CudaLibrary library;
+  static std::once_flag once;
+  std::call_once(once, [] {
+#ifdef CAVS_RUNTIME_HAVE_CUDA
+    const std::string path = cudaLibraryPath();
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      library.error = fmt::format(
+          "the runtime's CUDA library could not be loaded: {}", dlerror());
+      return;
+    }
+    library.open =
+        reinterpret_cast<CudaOpenFn>(dlsym(handle, kCudaOpenSymbol));
+    library.count =
+        reinterpret_cast<CudaCountFn>(dlsym(handle, kCudaCountSymbol));
+    if (!library.open || !library.count)
+      library.error = fmt::format("{} lacks its entry points", path);
+#else
+    library.error = "this cavs runtime was built without CUDA (configure it "
+                    "with -DCAVS_ENABLE_CUDA=ON on a machine with the CUDA "
+                    "toolkit)";
+#endif
+  });
+  return library;
+}
+
+} // namespace
+
+Status openCudaDevice(const cavs_cuda_desc &cuda, int32_t ordinal,
+                      bool allowTf32, std::unique_ptr<DeviceBackend> &out) {
+  const CudaLibrary &library = cudaLibrary();
+  if (!library.open)
+    return Status(kUnsupported, "cannot use a GPU: " + library.error);
+  DeviceBackend *device = nullptr;
+  std::string error;
+  const cavs_status status =
+      library.open(&cuda, ordinal, allowTf32 ? 1 : 0, &device, &error);
+  if (status != CAVS_OK)
+    return Status(status, error);
+  out.reset(device);
+  return Status();
+}
+
+Status cudaDeviceCount(int32_t &count) {
+  const CudaLibrary &library = cudaLibrary();
+  if (!library.count)
+    return Status(kUnsupported, "cannot use a GPU: " + library.error);
+  std::string error;
+  const cavs_status status = library.count(&count, &error);
+  return status == CAVS_OK ? Status()
+                           : Status(status, "cannot use a GPU: " + error);
+}
+
+} // namespace cavs::runtime

@@ -1,0 +1,128 @@
+//===- Device.cpp - what a GPU instance adds to the passes ----------------===//
+//
+// A GPU instance runs the same passes as a CPU one on device buffers. The
+// parameter and gradient stores stay in host memory as the reference copy,
+// so optimizers, checkpoints and the distributed trainer work unchanged:
+// parameters are uploaded before a forward pass whenever the store's
+// generation moved (a step, a checkpoint load, a write through the API);
+// each backward pass accumulates into zeroed device gradients, which are
+// then added to the store and its touched rows marked.
+//
+//===----------------------------------------------------------------------===//
+#include "exec/Instance.h"
+
+namespace cavs::runtime {
+
+Status ModelInstance::openDevice(const cavs_device_options &options) {
+  const cavs_model_def &def = *def_;
+  if (!def.cuda)
+    return makeError(CAVS_ERROR_UNSUPPORTED,
+                     "model '{}' has no CUDA code; compile it with cavsc "
+                     "--target=cuda or --target=cpu,cuda",
+                     name());
+  CAVS_RETURN_IF_ERROR(openCudaDevice(*def.cuda, options.ordinal,
+                                      options.allow_tf32 != 0, device_));
+  DeviceBackend *device = device_.get();
+  for (GrowBuffer *buffer :
+       {&scratch_, &state_, &stateGrad_, &deviceParams_, &deviceGrads_,
+        &deviceSchedule_, &deviceLoss_})
+    *buffer = GrowBuffer(device);
+  for (Input &input : inputs_) {
+    input.staged = GrowBuffer(device);
+    input.grad = GrowBuffer(device);
+  }
+  for (Output &output : outputs_) {
+    output.values = GrowBuffer(device);
+    output.grad = GrowBuffer(device);
+  }
+  for (FunctionState &function : functions_)
+    function.arena = GrowBuffer(device);
+
+  const ModelLayout &layout = params_->impl.layout();
+  deviceParamTable_ = tensorTable(layout, deviceParams_.reserve(layout.size()));
+  deviceGradTable_ = tensorTable(layout, deviceGrads_.reserve(layout.size()));
+  // Two doubles: the forward loss and the backward passes' discarded one.
+  deviceLoss_.reserve(2 * sizeof(double) / sizeof(float));
+  uploadedGeneration_ = params_->impl.generation() - 1;
+  return Status();
+}
+
+void ModelInstance::stageForward(const GraphBatch &batch) {
+  const ParamStore &params = params_->impl;
+  if (uploadedGeneration_ != params.generation()) {
+    deviceParams_.assign(params.data(),
+                         params.layout().size() * int64_t(sizeof(float)));
+    uploadedGeneration_ = params.generation();
+  }
+  // One upload for both index arrays of the schedule.
+  const std::vector<int32_t> &children = schedule_.childrenRows;
+  std::vector<int32_t> indices(children.begin(), children.end());
+  indices.insert(indices.end(), typeVertices_.begin(), typeVertices_.end());
+  auto *staged = reinterpret_cast<int32_t *>(deviceSchedule_.assign(
+      indices.data(), int64_t(indices.size() * sizeof(int32_t))));
+  children_ = staged;
+  vertices_ = staged + children.size();
+
+  const int64_t n = batch.numVertices();
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const ExternalTensor &tensor = interface_.inputs[i];
+    const void *host =
+        tensor.isI32
+            ? static_cast<const void *>(
+                  batch.attributes[batch.findAttribute(tensor.name)]
+                      .values.data())
+            : inputs_[i].values.data();
+    inputs_[i].staged.assign(host, n * tensor.width * int64_t(sizeof(float)));
+  }
+  for (size_t f = 0; f < functions_.size(); ++f)
+    for (size_t i = 0; i < functions_[f].pulls.size(); ++i)
+      functions_[f].pulls[i] =
+          inputs_[interface_.pullInputs[f][i]].staged.data();
+  device_->zero(deviceLoss_.data(), 2 * sizeof(double));
+  forwardLoss_ = reinterpret_cast<double *>(deviceLoss_.data());
+  backwardLoss_ = forwardLoss_ + 1;
+}
+
+Status ModelInstance::finishForward() {
+  CAVS_RETURN_IF_ERROR(
+      device_
+          ->finishPass([](cavs_grad_store *, int32_t, const int32_t *,
+                          int64_t) { return Status(); })
+          .withPrefix(fmt::format("model '{}', forward pass on {}: ", name(),
+                                  deviceName())));
+  return device_->download(&loss_, forwardLoss_, sizeof(double));
+}
+
+Status ModelInstance::finishBackward() {
+  GradStore &grads = grads_->impl;
+  CAVS_RETURN_IF_ERROR(device_->finishPass(
+      [&](cavs_grad_store *, int32_t param, const int32_t *rows,
+          int64_t count) {
+        // The device copies every index; negative ones look nothing up.
+        std::vector<int32_t> marked;
+        for (int64_t r = 0; r < count; ++r)
+          if (rows[r] >= 0)
+            marked.push_back(rows[r]);
+        return grads.markRows(param, marked.data(), int64_t(marked.size()));
+      }).withPrefix(fmt::format("model '{}', backward pass on {}: ", name(),
+                                deviceName())));
+  const int64_t size = grads.layout().size();
+  gradsBack_.resize(size);
+  CAVS_RETURN_IF_ERROR(device_->download(
+      gradsBack_.data(), deviceGrads_.data(), size * int64_t(sizeof(float))));
+  // Only the active ranges can be nonzero (touched rows are marked above).
+  float *host = grads.data();
+  for (const ElementRange &range : grads.activeRanges())
+    for (int64_t i = range.begin; i < range.end; ++i)
+      host[i] += gradsBack_[i];
+  return Status();
+}
+
+Status ModelInstance::copyBack(const GrowBuffer &buffer, int64_t count,
+                               std::vector<float> &host) const {
+  host.resize(count);
+  return device_->download(host.data(), buffer.data(),
+                           count * int64_t(sizeof(float)));
+}
+
+} // namespace cavs::runtime
