@@ -72,6 +72,10 @@ function(cavs_add_model target model)
     endif()
     list(APPEND flags "-D${define}")
   endforeach()
+  # Libraries for the CPU and, when this cavsc has CUDA, for GPUs too.
+  if(CAVS_HAVE_CUDA OR cavsc_HAVE_CUDA)
+    list(APPEND flags --target=cpu,cuda)
+  endif()
   list(APPEND flags ${arg_OPTIONS})
 
   # cavsc is a file dependency, so that a new compiler rebuilds every model.

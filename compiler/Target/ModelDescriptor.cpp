@@ -277,6 +277,9 @@ void cavs::writeModelHeader(ModelOp model, StringRef sourceName,
      << "class " << name << " : public cavs::Model {\npublic:\n"
      << "  explicit " << name << "(uint64_t seed = 0)\n"
      << "      : cavs::Model(*" << exported[0] << "(), seed) {}\n"
+     << "  /// On `device`: \"cpu\", \"cuda\", \"cuda:N\" or \"auto\".\n"
+     << "  " << name << "(uint64_t seed, const std::string &device)\n"
+     << "      : cavs::Model(*" << exported[0] << "(), seed, device) {}\n"
      << "};\n} // namespace cavs_models\n#endif\n\n#endif /* " << guard
      << " */\n";
 }

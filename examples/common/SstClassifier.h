@@ -53,7 +53,9 @@ struct SstModel {
   /// Optional: retypes a loaded split (e.g. two cell kinds) from the seed.
   std::function<void(SampleSet &set, uint64_t seed)> retype;
   /// A fresh model instance with parameters initialised from `seed`.
-  std::function<std::unique_ptr<cavs::Model>(uint64_t seed)> create;
+  std::function<std::unique_ptr<cavs::Model>(uint64_t seed,
+                                             const std::string &device)>
+      create;
 };
 
 /// Parses the command line and trains; returns the exit status.
@@ -62,8 +64,9 @@ int runSstClassifier(const SstModel &model, int argc, char **argv);
 /// The same for the model class M that cavsc generated.
 template <typename M>
 int runSstClassifier(SstModel model, int argc, char **argv) {
-  model.create = [](uint64_t seed) -> std::unique_ptr<cavs::Model> {
-    return std::make_unique<M>(seed);
+  model.create = [](uint64_t seed,
+                    const std::string &device) -> std::unique_ptr<cavs::Model> {
+    return std::make_unique<M>(seed, device);
   };
   return runSstClassifier(static_cast<const SstModel &>(model), argc, argv);
 }

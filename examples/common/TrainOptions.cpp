@@ -30,6 +30,10 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
   parser.text("--checkpoint", "PATH",
               "save parameters and optimizer state after each epoch",
               &options.checkpoint);
+  parser.text("--device", "NAME",
+              "run on cpu (default), cuda, cuda:N or auto (a GPU if there is "
+              "one)",
+              &options.device);
 }
 
 std::string describeTraining(const TrainOptions &options,

@@ -39,6 +39,8 @@ struct TrainOptions {
   /// Where to save the parameters and optimizer state after each epoch;
   /// empty: nowhere.
   std::string checkpoint;
+  /// Where the model runs: cpu, cuda, cuda:N or auto (SST classifiers).
+  std::string device = "cpu";
 };
 
 /// Registers the flags above; `unit` names a sample ("trees", "chains"),

@@ -586,6 +586,19 @@ public:
     check(cavs_model_create(&def, seed, &model));
     handle_.reset(model);
   }
+  /// The same on `device`: "cpu", "cuda", "cuda:N" or "auto".
+  Model(const cavs_model_def &def, uint64_t seed, const std::string &device) {
+    cavs_device_options options{};
+    check(cavs_device_parse(device.c_str(), &options));
+    cavs_model *model = nullptr;
+    check(cavs_model_create_on_device(&def, seed, &options, &model));
+    handle_.reset(model);
+  }
+
+  /// CAVS_DEVICE_CPU or CAVS_DEVICE_CUDA, and its name ("cpu", "cuda:0
+  /// (NVIDIA H200, sm_90)").
+  cavs_device_kind device() const { return cavs_model_device(get()); }
+  std::string deviceName() const { return cavs_model_device_name(get()); }
 
   /// Runs F in train mode (backward may follow); returns the loss. The
   /// batch must stay alive until backward().
