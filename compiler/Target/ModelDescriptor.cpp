@@ -38,13 +38,18 @@ std::string ioListName(StringRef program, VertexOp vertex, StringRef kind) {
   return (program + "_" + vertex.getSymName() + "_" + kind).str();
 }
 
-/// Declarations of the phase functions and the function table of a program.
-void writeProgram(const CompiledProgram &program, StringRef name,
-                  raw_ostream &os) {
+/// Declarations of a program's phase functions.
+void declarePhases(const CompiledProgram &program, raw_ostream &os) {
   for (const VertexFunctionSymbols &function : program.functions)
     for (const std::string &symbol : function.phases)
       if (!symbol.empty())
         os << "cavs_status " << symbol << "(const cavs_call *call);\n";
+}
+
+/// Declarations of the phase functions and the function table of a program.
+void writeProgram(const CompiledProgram &program, StringRef name,
+                  raw_ostream &os) {
+  declarePhases(program, os);
   for (const VertexFunctionSymbols &function : program.functions) {
     VertexOp vertex = function.vertex;
     for (auto [kind, list] : {std::pair{"pulls", vertex.getPulls()},
@@ -97,10 +102,7 @@ void writeBytes(StringRef bytes, raw_ostream &os) {
 /// `<name>_phases`.
 void writeCudaPhases(const CompiledProgram &program, StringRef name,
                      raw_ostream &os) {
-  for (const VertexFunctionSymbols &function : program.functions)
-    for (const std::string &symbol : function.phases)
-      if (!symbol.empty())
-        os << "cavs_status " << symbol << "(const cavs_call *call);\n";
+  declarePhases(program, os);
   os << "static const cavs_phase_fn " << name << "_phases[] = {\n";
   for (const VertexFunctionSymbols &function : program.functions) {
     os << "  ";
