@@ -113,8 +113,9 @@ void writeCudaPhases(const CompiledProgram &program, StringRef name,
   os << "};\n";
 }
 
-/// The CUDA image and phase functions, as `cuda`.
-void writeCuda(const CudaImage &image, raw_ostream &os) {
+/// The CUDA image and phase functions, as `cuda`; `hostKernels`: the CPU
+/// kernels exist (named like the CUDA ones).
+void writeCuda(const CudaImage &image, bool hostKernels, raw_ostream &os) {
   const CudaCode &code = *image.code;
   os << "static const unsigned char cuda_cubin[] = {";
   writeBytes(image.cubin, os);
@@ -126,9 +127,19 @@ void writeCuda(const CudaImage &image, raw_ostream &os) {
   os << "};\n";
   writeCudaPhases(code.train, "cuda_train", os);
   writeCudaPhases(code.infer, "cuda_infer", os);
+  if (hostKernels) {
+    // Declared without their operands: only their addresses are taken.
+    for (const std::string &kernel : code.kernels)
+      os << "void " << kernel << "(void);\n";
+    os << "static const cavs_host_kernel_fn host_kernels[] = {\n";
+    for (const std::string &kernel : code.kernels)
+      os << "  " << kernel << ",\n";
+    os << "};\n";
+  }
   os << "static const cavs_cuda_desc cuda = {90, cuda_cubin, sizeof(cuda_cubin), "
      << "cuda_ptx, " << code.kernels.size()
-     << ", cuda_kernels, cuda_train_phases, cuda_infer_phases};\n\n";
+     << ", cuda_kernels, cuda_train_phases, cuda_infer_phases, "
+     << (hostKernels ? "host_kernels" : "NULL") << "};\n\n";
 }
 } // namespace
 
@@ -216,7 +227,7 @@ void cavs::writeDescriptorSource(const ParamOrder &order,
   writeProgram(train, "train", os);
   writeProgram(infer, "infer", os);
   if (cuda)
-    writeCuda(*cuda, os);
+    writeCuda(*cuda, train.hasCode, os);
 
   RankedTensorType state = trainModel.getStateType();
   os << "static const cavs_model_def definition = {\n"

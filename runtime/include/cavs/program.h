@@ -149,6 +149,10 @@ typedef struct cavs_program_desc {
   const cavs_function_desc *functions;
 } cavs_program_desc;
 
+/// A fused kernel's CPU code, `void kernel(int64_t rows, <operands>)` with
+/// 8-byte operands, as one pointer type (cast before calling).
+typedef void (*cavs_host_kernel_fn)(void);
+
 /// The CUDA code of a model library (cavsc --target=cuda or cpu,cuda).
 typedef struct cavs_cuda_desc {
   /// The compute capability the CUBIN is for, times ten (90: sm_90).
@@ -167,6 +171,11 @@ typedef struct cavs_cuda_desc {
   /// cavs_model_def::train and ::infer.
   const cavs_phase_fn *train_phases;
   const cavs_phase_fn *infer_phases;
+  /// With CPU code too (cpu,cuda): the CPU twin of each kernel, which takes
+  /// the same operands, cast to one pointer type; NULL otherwise. They let
+  /// a device be emulated on the host, which tests the CUDA phase functions
+  /// and the executor's device path on machines without a GPU.
+  const cavs_host_kernel_fn *host_kernels;
 } cavs_cuda_desc;
 
 /// Everything a generated model library describes.

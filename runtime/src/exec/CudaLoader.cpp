@@ -2,7 +2,8 @@
 //
 // libcavs_runtime never links CUDA: the first request for a GPU dlopens
 // libcavs_runtime_cuda.so from the directory libcavs_runtime was loaded
-// from, and every failure on the way (a runtime built without CUDA, a
+// from, or the library $CAVS_CUDA_LIBRARY names (the tests' host emulation
+// of a GPU, test/runtime/EmulatedCuda.cpp), and every failure on the way (a runtime built without CUDA, a
 // missing CUDA library, no driver, no GPU) becomes CAVS_ERROR_UNSUPPORTED
 // with a message that says which.
 //
@@ -11,6 +12,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -27,8 +29,11 @@ struct CudaLibrary {
   std::string error;
 };
 
-/// libcavs_runtime_cuda.so next to the library holding this code.
+/// $CAVS_CUDA_LIBRARY, else libcavs_runtime_cuda.so next to the library
+/// holding this code.
 std::string cudaLibraryPath() {
+  if (const char *path = std::getenv("CAVS_CUDA_LIBRARY"); path && *path)
+    return path;
   Dl_info info{};
   std::string path = "libcavs_runtime_cuda.so";
   if (dladdr(reinterpret_cast<void *>(&cudaLibraryPath), &info) &&
@@ -45,7 +50,14 @@ const CudaLibrary &cudaLibrary() {
   static CudaLibrary library;
   static std::once_flag once;
   std::call_once(once, [] {
-#ifdef CAVS_RUNTIME_HAVE_CUDA
+#ifndef CAVS_RUNTIME_HAVE_CUDA
+    if (!std::getenv("CAVS_CUDA_LIBRARY")) {
+      library.error = "this cavs runtime was built without CUDA (configure "
+                      "it with -DCAVS_ENABLE_CUDA=ON on a machine with the "
+                      "CUDA toolkit)";
+      return;
+    }
+#endif
     const std::string path = cudaLibraryPath();
     void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
@@ -59,11 +71,6 @@ const CudaLibrary &cudaLibrary() {
         reinterpret_cast<CudaCountFn>(dlsym(handle, kCudaCountSymbol));
     if (!library.open || !library.count)
       library.error = fmt::format("{} lacks its entry points", path);
-#else
-    library.error = "this cavs runtime was built without CUDA (configure it "
-                    "with -DCAVS_ENABLE_CUDA=ON on a machine with the CUDA "
-                    "toolkit)";
-#endif
   });
   return library;
 }
