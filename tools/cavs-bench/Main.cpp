@@ -67,7 +67,7 @@ int run(const Options &options) {
   std::optional<Workload> workload = makeWorkload(options);
   if (!workload)
     return 0;
-  ModelCache cache(options.cavsc, options.cache);
+  ModelCache cache(options.cavsc, options.cache, options.device != "cpu");
   const ModelSource source = ModelSource::read(workload->modelPath);
   const std::vector<AblationStep> steps = ablationSteps();
   const std::vector<Config> configs =
@@ -87,7 +87,9 @@ int run(const Options &options) {
               workload->rootsOnly.empty() ? "" : "; loss at the roots only");
   std::fflush(stdout);
 
-  Runner runner(*workload, peaks, options.minSeconds, options.schedule);
+  Runner runner(*workload, peaks, options.minSeconds, options.schedule,
+                options.device);
+  benchmark::AddCustomContext("device", options.device);
   std::vector<const Measurement *> results;
   for (const Config &config : configs)
     results.push_back(&runner.add(config));

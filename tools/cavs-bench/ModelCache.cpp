@@ -66,8 +66,8 @@ bool ModelSource::hasDim(const std::string &dim) const {
   return std::find(dims.begin(), dims.end(), dim) != dims.end();
 }
 
-ModelCache::ModelCache(std::string cavsc, std::string folder)
-    : cavsc_(std::move(cavsc)), folder_(std::move(folder)) {
+ModelCache::ModelCache(std::string cavsc, std::string folder, bool cuda)
+    : cavsc_(std::move(cavsc)), folder_(std::move(folder)), cuda_(cuda) {
   if (cavsc_.empty())
     cavsc_ =
         (fs::read_symlink("/proc/self/exe").parent_path() / "cavsc").string();
@@ -92,7 +92,8 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
   const std::string h = std::to_string(hidden);
   const std::string fileName =
       "lib" + source.name + "-h" + h +
-      (variant.name.empty() ? "" : "-" + variant.name) + ".so";
+      (variant.name.empty() ? "" : "-" + variant.name) +
+      (cuda_ ? "-cuda" : "") + ".so";
   CompiledModel model;
   model.libraryPath = (fs::path(folder_) / fileName).string();
 
@@ -111,6 +112,8 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
       argv.insert(argv.end(), {"-D", "E=" + h});
     argv.insert(argv.end(), variant.cavscFlags.begin(),
                 variant.cavscFlags.end());
+    if (cuda_)
+      argv.push_back("--target=cpu,cuda");
     argv.insert(argv.end(), {"--runtime-dir=" + runtimeDir_, "-o",
                              (scratch / fileName).string()});
     const ProcessResult result = runProcess(argv);

@@ -49,9 +49,10 @@ struct CompiledModel {
 class ModelCache {
 public:
   /// `cavsc` and `folder` empty select the defaults (the cavsc next to this
-  /// executable, $TMPDIR/cavs-bench-cache). Throws std::runtime_error when
-  /// cavsc is missing or the folder cannot be created.
-  ModelCache(std::string cavsc, std::string folder);
+  /// executable, $TMPDIR/cavs-bench-cache); `cuda`: libraries also get CUDA
+  /// code (--target=cpu,cuda). Throws std::runtime_error when cavsc is
+  /// missing or the folder cannot be created.
+  ModelCache(std::string cavsc, std::string folder, bool cuda);
 
   /// Compiles (or reuses) and loads `source` at hidden size `hidden`.
   /// Throws std::runtime_error with cavsc's output when it fails, or when
@@ -65,6 +66,7 @@ public:
 private:
   std::string cavsc_;
   std::string folder_;
+  bool cuda_;
   /// The folder of the libcavs_runtime.so this process runs with.
   std::string runtimeDir_;
 };

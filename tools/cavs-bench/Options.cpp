@@ -1,6 +1,8 @@
 //===- Options.cpp - command line of cavs-bench ---------------------------===//
 #include "Options.h"
 
+#include "cavs/instance.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -130,6 +132,8 @@ std::string usage() {
          "  --schedule=P       levels (Cavs: every ready vertex per step) or\n"
          "                     fewest-tasks (one type per step where that\n"
          "                     needs fewer tasks) (levels)\n"
+         "  --device=D         cpu, cuda or cuda:N: the models are compiled\n"
+         "                     with --target=cpu,cuda for a GPU (cpu)\n"
          "  --ablation         for the first batch, hidden size and mode:\n"
          "                     every optimization off, each one on alone, all\n"
          "                     on, all on with 2 threads (Cavs Fig. 10)\n"
@@ -173,7 +177,7 @@ Options parseOptions(int argc, char **argv) {
                flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
                flag == "--min-seconds" || flag == "--loss" ||
                flag == "--data" || flag == "--cavsc" || flag == "--cache" ||
-               flag == "--schedule") {
+               flag == "--schedule" || flag == "--device") {
       if (!hasValue || value.empty())
         throw UsageError(flag + " needs a value (" + flag + "=...)");
       if (flag == "--workload")
@@ -199,7 +203,14 @@ Options parseOptions(int argc, char **argv) {
       else if (flag == "--schedule")
         throw UsageError("--schedule expects levels or fewest-tasks, got '" +
                          value + "'");
-      else if (flag == "--data")
+      else if (flag == "--device") {
+        cavs_device_options device{};
+        if (cavs_device_parse(value.c_str(), &device) != CAVS_OK ||
+            device.kind == CAVS_DEVICE_AUTO)
+          throw UsageError("--device expects cpu, cuda or cuda:N, got '" +
+                           value + "'");
+        options.device = value;
+      } else if (flag == "--data")
         options.data = value;
       else if (flag == "--cavsc")
         options.cavsc = value;

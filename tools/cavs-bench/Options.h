@@ -70,6 +70,8 @@ struct Options {
   bool ablation = false;
   /// How batches are cut into tasks (cavs/schedule.h).
   cavs_schedule_policy schedule = CAVS_SCHEDULE_LEVELS;
+  /// Where the models run: cpu, cuda, cuda:N (cavs_device_parse).
+  std::string device = "cpu";
   bool help = false;
   /// PyTorch baselines: which run, over how many compared steps, and the
   /// python3 with torch (empty: python3, else /usr/bin/python3).

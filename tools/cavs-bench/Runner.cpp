@@ -68,15 +68,17 @@ std::string Config::name(const std::string &workload) const {
 }
 
 Runner::Runner(Workload &workload, std::vector<SgemmPeak> peaks,
-               double minSeconds, cavs_schedule_policy schedule)
+               double minSeconds, cavs_schedule_policy schedule,
+               std::string device)
     : workload_(workload), peaks_(std::move(peaks)), minSeconds_(minSeconds),
-      schedule_(schedule) {}
+      schedule_(schedule), device_(std::move(device)) {}
 
 const Measurement &Runner::add(const Config &config) {
   Entry &entry = entries_.emplace_back(Entry{config, {}});
   // Runs under another schedule get their own names.
   const std::string suffix =
-      schedule_ == CAVS_SCHEDULE_FEWEST_TASKS ? "/sched:fewest-tasks" : "";
+      (schedule_ == CAVS_SCHEDULE_FEWEST_TASKS ? "/sched:fewest-tasks" : "") +
+      (device_ == "cpu" ? "" : "/device:" + device_);
   benchmark::RegisterBenchmark(
       (config.name(workload_.name) + suffix).c_str(),
       [this, &entry](benchmark::State &state) { run(state, entry); })
@@ -91,7 +93,7 @@ cavs::Model &Runner::instance(const cavs_model_def *def) {
     optimizer_.reset();
     model_.reset();
     liveDef_ = nullptr;
-    model_ = std::make_unique<cavs::Model>(*def, /*seed=*/1);
+    model_ = std::make_unique<cavs::Model>(*def, /*seed=*/1, device_);
     model_->setSchedulePolicy(schedule_);
     optimizer_ = std::make_unique<cavs::Optimizer>(
         model_->params(),

@@ -49,9 +49,9 @@ struct Measurement {
 
 class Runner {
 public:
-  /// Every model instance batches with `schedule`.
+  /// Every model instance batches with `schedule` and runs on `device`.
   Runner(Workload &workload, std::vector<SgemmPeak> peaks, double minSeconds,
-         cavs_schedule_policy schedule);
+         cavs_schedule_policy schedule, std::string device);
 
   /// Registers the benchmark of `config`. Its result is written to the
   /// returned measurement, which lives as long as the runner.
@@ -75,6 +75,7 @@ private:
   std::vector<SgemmPeak> peaks_;
   double minSeconds_;
   cavs_schedule_policy schedule_;
+  std::string device_;
   std::deque<Entry> entries_;
   const cavs_model_def *liveDef_ = nullptr;
   std::unique_ptr<cavs::Model> model_;
