@@ -45,8 +45,8 @@ private:
 } // namespace
 
 SoftmaxCopy copySoftmax(cavs::Model &model) {
-  const cavs::Span<float> weights = model.param("W_o");
-  const cavs::Span<float> bias = model.param("b_o");
+  const cavs::Span<const float> weights = model.paramValues("W_o");
+  const cavs::Span<const float> bias = model.paramValues("b_o");
   return {std::vector<float>(weights.begin(), weights.end()),
           std::vector<float>(bias.begin(), bias.end())};
 }
@@ -54,8 +54,8 @@ SoftmaxCopy copySoftmax(cavs::Model &model) {
 void countPredictions(cavs::Model &model, const cavs::GraphBatch &batch,
                       const std::string &output, Accuracy *roots,
                       Accuracy *all, const SoftmaxCopy *copy) {
-  const cavs::Span<float> weights = model.param("W_o");
-  const cavs::Span<float> bias = model.param("b_o");
+  const cavs::Span<const float> weights = model.paramValues("W_o");
+  const cavs::Span<const float> bias = model.paramValues("b_o");
   SoftmaxLayer layer =
       copy ? SoftmaxLayer(model, output, copy->weights, copy->bias)
            : SoftmaxLayer(model, output, {weights.data(), weights.size()},

@@ -157,8 +157,12 @@ CAVS_API const char *cavs_param_store_model_name(const cavs_param_store *store);
 CAVS_API uint64_t cavs_param_store_signature(const cavs_param_store *store);
 /// Number of floats in the flat buffer, padding included.
 CAVS_API int64_t cavs_param_store_size(const cavs_param_store *store);
-/// The flat buffer (64-byte aligned).
+/// The flat buffer (64-byte aligned). Taking it counts as a change of the
+/// values: a model instance on a GPU uploads them before its next forward
+/// pass. Readers use cavs_param_store_values.
 CAVS_API float *cavs_param_store_data(cavs_param_store *store);
+/// The flat buffer, read-only (no upload follows).
+CAVS_API const float *cavs_param_store_values(const cavs_param_store *store);
 
 /// Number of parameters.
 CAVS_API int32_t cavs_param_store_num_params(const cavs_param_store *store);
@@ -171,6 +175,9 @@ cavs_param_store_param(const cavs_param_store *store, int32_t index);
 /// Values of parameter `index`.
 CAVS_API float *cavs_param_store_param_data(cavs_param_store *store,
                                             int32_t index);
+/// Values of parameter `index`, read-only (see cavs_param_store_values).
+CAVS_API const float *
+cavs_param_store_param_values(const cavs_param_store *store, int32_t index);
 
 /// Number of packs.
 CAVS_API int32_t cavs_param_store_num_packs(const cavs_param_store *store);

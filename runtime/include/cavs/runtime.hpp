@@ -654,6 +654,13 @@ public:
     return {cavs_param_store_param_data(params(), index),
             size_t(cavs_param_store_param(params(), index)->size)};
   }
+  /// Values of parameter `name`, read-only: unlike param(), reading them
+  /// does not make a GPU instance upload its parameters again.
+  Span<const float> paramValues(const std::string &name) const {
+    const int32_t index = paramIndex(name);
+    return {cavs_param_store_param_values(params(), index),
+            size_t(cavs_param_store_param(params(), index)->size)};
+  }
   /// Gradient of parameter `name`; throws for an unknown name.
   Span<float> grad(const std::string &name) {
     const int32_t index = paramIndex(name);

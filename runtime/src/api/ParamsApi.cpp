@@ -84,6 +84,10 @@ float *cavs_param_store_data(cavs_param_store *store) {
   return store ? store->impl.data() : nullptr;
 }
 
+const float *cavs_param_store_values(const cavs_param_store *store) {
+  return store ? store->impl.data() : nullptr;
+}
+
 int32_t cavs_param_store_num_params(const cavs_param_store *store) {
   return store ? store->impl.layout().numParams() : 0;
 }
@@ -100,6 +104,13 @@ const cavs_param_info *cavs_param_store_param(const cavs_param_store *store,
 
 float *cavs_param_store_param_data(cavs_param_store *store, int32_t index) {
   return paramIn(layoutOf(store), cavs_param_store_data(store), index);
+}
+
+const float *cavs_param_store_param_values(const cavs_param_store *store,
+                                           int32_t index) {
+  // paramIn only offsets the pointer; nothing is written through it.
+  return paramIn(layoutOf(store),
+                 const_cast<float *>(cavs_param_store_values(store)), index);
 }
 
 int32_t cavs_param_store_num_packs(const cavs_param_store *store) {

@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace cavs::runtime::cuda {
@@ -45,6 +46,9 @@ public:
   ~PinnedStaging() {
     for (Block &block : blocks_)
       cudaFreeHost(block.data);
+    // Runs after ~CudaBackend's body: keep a failure here from surfacing as
+    // the thread's last error in another instance's launch check.
+    (void)cudaGetLastError();
   }
 
   /// Room for `bytes`, or null when pinned memory ran out.
@@ -58,8 +62,12 @@ public:
       }
     Block block;
     block.capacity = std::max<int64_t>(aligned, int64_t(8) << 20);
-    if (cudaMallocHost(&block.data, block.capacity) != cudaSuccess)
+    if (cudaMallocHost(&block.data, block.capacity) != cudaSuccess) {
+      // upload() falls back to a blocking copy; the failure must not stay
+      // the thread's last error, or the next launch check fails the pass.
+      (void)cudaGetLastError();
       return nullptr;
+    }
     block.used = aligned;
     blocks_.push_back(block);
     return block.data;
@@ -109,9 +117,15 @@ private:
     bool stateWriter = false;
   };
 
-  void bind() { cudaSetDevice(ordinal_); }
+  void bind() { record(cudaSetDevice(ordinal_)); }
+  /// Like DeviceOps.cu's record: keeps the pass's first error and clears
+  /// the thread's last error, so that a later launch check (maybe of
+  /// another instance on this thread) does not report it again.
   void record(cudaError_t error) {
-    if (error != cudaSuccess && device_.firstError == cudaSuccess)
+    if (error == cudaSuccess)
+      return;
+    (void)cudaGetLastError();
+    if (device_.firstError == cudaSuccess)
       device_.firstError = error;
   }
   void waitForEager(int32_t function);
@@ -122,7 +136,6 @@ private:
   CudaDevice device_;
   cudaStream_t main_ = nullptr;
   cudaEvent_t passStart_ = nullptr;
-  bool passStarted_ = false;
   std::vector<EagerStream> eager_;
   cudaLibrary_t library_ = nullptr;
   PinnedStaging staging_;
@@ -130,24 +143,38 @@ private:
 
 CudaBackend::~CudaBackend() {
   bind();
+  // Every stream, not just main: a pass that ended early (no finishPass)
+  // may have left eager work that still reads or writes what is freed
+  // below, including the pinned staging and mark blocks freed afterwards.
   if (main_)
     cudaStreamSynchronize(main_);
+  for (EagerStream &eager : eager_)
+    if (eager.stream)
+      cudaStreamSynchronize(eager.stream);
+  // Before the streams: the handle may still be set to an eager stream.
+  if (device_.blas)
+    cublasDestroy(device_.blas);
   for (auto &[host, copy] : device_.constants)
     cudaFree(copy);
+  // eager_ has an entry (null handles) for every function below the
+  // highest one with an eager phase; destroying a null handle is an error.
   for (EagerStream &eager : eager_) {
-    cudaStreamDestroy(eager.stream);
-    cudaEventDestroy(eager.done);
+    if (eager.stream)
+      cudaStreamDestroy(eager.stream);
+    if (eager.done)
+      cudaEventDestroy(eager.done);
   }
   if (device_.fault)
     cudaFree(device_.fault);
-  if (device_.blas)
-    cublasDestroy(device_.blas);
   if (library_)
     cudaLibraryUnload(library_);
   if (passStart_)
     cudaEventDestroy(passStart_);
   if (main_)
     cudaStreamDestroy(main_);
+  // A failure above, or of a failed open(), must not become the last error
+  // another instance's launch check on this thread reports.
+  (void)cudaGetLastError();
 }
 
 Status CudaBackend::open(const cavs_cuda_desc &cuda, bool allowTf32) {
@@ -189,9 +216,11 @@ Status CudaBackend::open(const cavs_cuda_desc &cuda, bool allowTf32) {
                              cudaMalloc(reinterpret_cast<void **>(
                                             &device_.fault),
                                         sizeof(DeviceFault))));
+  // On main_, not with cudaMemset: that is queued on the legacy default
+  // stream, which the non-blocking streams of the passes do not wait for.
   CAVS_RETURN_IF_ERROR(check(
       "cannot clear the fault word",
-      cudaMemset(device_.fault, 0, sizeof(DeviceFault))));
+      cudaMemsetAsync(device_.fault, 0, sizeof(DeviceFault), main_)));
   if (cublasCreate(&device_.blas) != CUBLAS_STATUS_SUCCESS)
     return Status(CAVS_ERROR_INTERNAL,
                   description_ + ": cannot create a cuBLAS handle");
@@ -244,7 +273,7 @@ Status CudaBackend::allocate(int64_t bytes, void *&out) {
 
 void CudaBackend::release(void *pointer) noexcept {
   bind();
-  cudaFree(pointer);
+  record(cudaFree(pointer));
 }
 
 void CudaBackend::zero(void *dst, int64_t bytes) {
@@ -257,9 +286,12 @@ void CudaBackend::upload(void *dst, const void *src, int64_t bytes) {
   void *pinned = staging_.take(bytes);
   if (!pinned) {
     // Out of pinned memory: a blocking copy is slower but just as right.
+    // It must still be ordered on main_ (plain cudaMemcpy goes to the
+    // legacy stream, unordered with main_, and may return before the data
+    // lands); the synchronization lets `src` change on return.
+    record(cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
+                           cudaMemcpyHostToDevice, main_));
     record(cudaStreamSynchronize(main_));
-    record(cudaMemcpy(dst, src, static_cast<size_t>(bytes),
-                      cudaMemcpyHostToDevice));
     return;
   }
   std::memcpy(pinned, src, static_cast<size_t>(bytes));
@@ -276,12 +308,17 @@ Status CudaBackend::download(void *dst, const void *src, int64_t bytes) {
     }
   cudaError_t error = cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
                                       cudaMemcpyDeviceToHost, main_);
+  // Synchronize even when the copy failed: finishPass reuses the staging
+  // after this returns, so no queued upload may still be in flight.
+  const cudaError_t synced = cudaStreamSynchronize(main_);
   if (error == cudaSuccess)
-    error = cudaStreamSynchronize(main_);
-  if (error != cudaSuccess)
+    error = synced;
+  if (error != cudaSuccess) {
+    (void)cudaGetLastError();
     return Status(CAVS_ERROR_INTERNAL,
                   description_ + ": " +
                       cudaMessage("copying results back failed", error));
+  }
   return Status();
 }
 
@@ -303,17 +340,33 @@ void CudaBackend::beginPhase(PhaseClass kind, bool backward, int32_t function,
     device_.stream = main_;
     return;
   }
-  if (!passStarted_) {
-    // Everything queued so far (uploads, zeroing) precedes the eager work.
-    record(cudaEventRecord(passStart_, main_));
-    passStarted_ = true;
-  }
+  // Everything queued so far (uploads, zeroing) precedes the eager work.
+  // Recorded for every eager phase rather than once per pass: nothing else
+  // is queued on main_ meanwhile, and a once-per-pass flag stays set when a
+  // pass ends early without finishPass, so the next pass's eager streams
+  // would wait for a stale event and race its uploads.
+  record(cudaEventRecord(passStart_, main_));
   if (size_t(function) >= eager_.size())
     eager_.resize(function + 1);
   EagerStream &eager = eager_[function];
   if (!eager.stream) {
-    record(cudaStreamCreateWithFlags(&eager.stream, cudaStreamNonBlocking));
-    record(cudaEventCreateWithFlags(&eager.done, cudaEventDisableTiming));
+    cudaStream_t stream = nullptr;
+    cudaEvent_t done = nullptr;
+    cudaError_t error =
+        cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    if (error == cudaSuccess)
+      error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+    if (error != cudaSuccess) {
+      // Run the phase on main_ (ordered, only not overlapped) rather than
+      // on the legacy default stream a null handle would mean.
+      record(error);
+      if (stream)
+        cudaStreamDestroy(stream);
+      device_.stream = main_;
+      return;
+    }
+    eager.stream = stream;
+    eager.done = done;
   }
   eager.stateWriter = stateWriter;
   record(cudaStreamWaitEvent(eager.stream, passStart_, 0));
@@ -321,7 +374,9 @@ void CudaBackend::beginPhase(PhaseClass kind, bool backward, int32_t function,
 }
 
 void CudaBackend::endPhase(PhaseClass kind, bool backward, int32_t function) {
-  if (kind == PhaseClass::Eager && !backward) {
+  bind();
+  // device_.stream is main_ when beginPhase fell back to it.
+  if (kind == PhaseClass::Eager && !backward && device_.stream != main_) {
     EagerStream &eager = eager_[function];
     record(cudaEventRecord(eager.done, eager.stream));
     eager.pending = true;
@@ -334,7 +389,7 @@ Status CudaBackend::finishPass(const MarkRows &mark) {
   DeviceFault fault{};
   // download() waits for every stream of the pass first.
   Status copied = download(&fault, device_.fault, sizeof(fault));
-  passStarted_ = false;
+  const bool faultRead = copied.ok(); // `copied` is moved from below
   staging_.reset();
   record(cudaGetLastError());
   Status status;
@@ -351,9 +406,13 @@ Status CudaBackend::finishPass(const MarkRows &mark) {
                                                   : "cross-entropy label",
                        fault.value, fault.limit, fault.row);
   }
-  if (fault.code != kNoFault)
-    record(cudaMemset(device_.fault, 0, sizeof(DeviceFault)));
   device_.firstError = cudaSuccess;
+  // Reset after firstError, so a failure is reported by the next pass
+  // instead of dropped; on main_ (a plain cudaMemset would go to the legacy
+  // stream, unordered with the next pass's kernels). When the copy failed
+  // the word's state is unknown: reset it anyway.
+  if (!faultRead || fault.code != kNoFault)
+    record(cudaMemsetAsync(device_.fault, 0, sizeof(DeviceFault), main_));
   for (const StagedMarks &staged : device_.marks.staged())
     if (status.ok())
       status = mark(staged.grads, staged.param, staged.rows, staged.count);

@@ -4,14 +4,44 @@
 // parameter and gradient stores stay in host memory as the reference copy,
 // so optimizers, checkpoints and the distributed trainer work unchanged:
 // parameters are uploaded before a forward pass whenever the store's
-// generation moved (a step, a checkpoint load, a write through the API);
-// each backward pass accumulates into zeroed device gradients, which are
-// then added to the store and its touched rows marked.
+// generation moved (a checkpoint load, a write through the API); a step
+// uploads only the ranges it updated. Each backward pass accumulates into
+// zeroed device gradients, whose active ranges are then added to the store
+// and its touched rows marked. Only those ranges cross the bus, merged into
+// a few large copies.
 //
 //===----------------------------------------------------------------------===//
 #include "exec/Instance.h"
 
+#include <algorithm>
+
 namespace cavs::runtime {
+
+namespace {
+
+/// Ranges closer than this many floats are copied as one span: a copy
+/// costs microseconds of latency, a few KiB more cost less.
+constexpr int64_t kSpanGap = 16384;
+
+/// `ranges` sorted and merged into spans with gaps below kSpanGap.
+std::vector<ElementRange> copySpans(std::vector<ElementRange> ranges) {
+  std::sort(ranges.begin(), ranges.end(),
+            [](const ElementRange &a, const ElementRange &b) {
+              return a.begin < b.begin;
+            });
+  std::vector<ElementRange> spans;
+  for (const ElementRange &range : ranges) {
+    if (range.begin >= range.end)
+      continue;
+    if (!spans.empty() && range.begin - spans.back().end < kSpanGap)
+      spans.back().end = std::max(spans.back().end, range.end);
+    else
+      spans.push_back(range);
+  }
+  return spans;
+}
+
+} // namespace
 
 Status ModelInstance::openDevice(const cavs_device_options &options) {
   const cavs_model_def &def = *def_;
@@ -106,16 +136,32 @@ Status ModelInstance::finishBackward() {
         return grads.markRows(param, marked.data(), int64_t(marked.size()));
       }).withPrefix(fmt::format("model '{}', backward pass on {}: ", name(),
                                 deviceName())));
-  const int64_t size = grads.layout().size();
-  gradsBack_.resize(size);
-  CAVS_RETURN_IF_ERROR(device_->download(
-      gradsBack_.data(), deviceGrads_.data(), size * int64_t(sizeof(float))));
   // Only the active ranges can be nonzero (touched rows are marked above).
+  const std::vector<ElementRange> ranges = grads.activeRanges();
+  gradsBack_.resize(grads.layout().size());
+  for (const ElementRange &span : copySpans(ranges))
+    CAVS_RETURN_IF_ERROR(device_->download(
+        gradsBack_.data() + span.begin, deviceGrads_.data() + span.begin,
+        (span.end - span.begin) * int64_t(sizeof(float))));
   float *host = grads.data();
-  for (const ElementRange &range : grads.activeRanges())
+  for (const ElementRange &range : ranges)
     for (int64_t i = range.begin; i < range.end; ++i)
       host[i] += gradsBack_[i];
   return Status();
+}
+
+void ModelInstance::uploadStep(const std::vector<ElementRange> &updated,
+                               uint64_t generationBefore) {
+  // Anything else that changed the store since the last upload (an API
+  // write, a checkpoint load) needs the full upload of the next forward.
+  if (uploadedGeneration_ != generationBefore)
+    return;
+  const ParamStore &params = params_->impl;
+  for (const ElementRange &span : copySpans(updated))
+    device_->upload(deviceParams_.data() + span.begin,
+                    params.data() + span.begin,
+                    (span.end - span.begin) * int64_t(sizeof(float)));
+  uploadedGeneration_ = params.generation();
 }
 
 Status ModelInstance::copyBack(const GrowBuffer &buffer, int64_t count,

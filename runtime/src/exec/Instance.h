@@ -147,6 +147,11 @@ private:
   /// Waits for a backward pass, marks the touched rows and adds the device
   /// gradients to the gradient store.
   Status finishBackward();
+  /// After a step that updated the `updated` ranges of parameters that were
+  /// at generation `generationBefore`: uploads those ranges when the device
+  /// copy was current before the step.
+  void uploadStep(const std::vector<ElementRange> &updated,
+                  uint64_t generationBefore);
   /// `buffer` (on the device) copied to `host`, `count` floats.
   Status copyBack(const GrowBuffer &buffer, int64_t count,
                   std::vector<float> &host) const;
