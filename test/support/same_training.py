@@ -1,24 +1,52 @@
 #!/usr/bin/env python3
 """Runs an example app on the CPU and on a (possibly emulated) GPU and checks
-that both print the same training figures: loss, accuracies and test result
-lines, with timings left out. Usage: same_training.py APP [ARGS...]"""
+that both print the same training figures: loss, accuracies and the restored
+checkpoint's result, with timings left out.
+
+Usage: same_training.py [--ranks N] APP [ARGS...]
+With --ranks, both runs go through `mpirun -np N` (exit 77, a ctest skip,
+when mpirun is missing)."""
+import os
+import shutil
 import subprocess
 import sys
 
-def figures(device):
-    command = sys.argv[1:] + ["--device", device]
+SKIP = 77
+
+
+def launcher(args):
+    if not args or args[0] != "--ranks":
+        return [], args
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        print("SKIPPED: mpirun not found; install openmpi-bin")
+        sys.exit(SKIP)
+    if os.geteuid() == 0:
+        os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1",
+                          OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    prefix = [mpirun, "--oversubscribe", "-np", args[1]]
+    if "CAVS_CUDA_LIBRARY" in os.environ:
+        prefix += ["-x", "CAVS_CUDA_LIBRARY"]
+    return prefix, args[2:]
+
+
+def figures(prefix, app, device):
+    command = prefix + app + ["--device", device]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n{run.stderr}")
+        sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n"
+                 f"{run.stdout}{run.stderr}")
     # Epoch lines up to their timings, and the restored model's accuracy.
     lines = [line.split(";")[0] for line in run.stdout.splitlines()
              if line.startswith("epoch ") or "into a fresh model" in line]
     if not lines:
-        sys.exit(f"{' '.join(command)} printed no training figures:\n{run.stdout}")
+        sys.exit(f"{' '.join(command)} printed no training figures:\n"
+                 f"{run.stdout}")
     return lines
 
 
-cpu, gpu = figures("cpu"), figures("cuda")
+prefix, app = launcher(sys.argv[1:])
+cpu, gpu = figures(prefix, app, "cpu"), figures(prefix, app, "cuda")
 if cpu != gpu:
     sys.exit("the runs differ:\n  cpu: " + "\n       ".join(cpu) +
              "\n  gpu: " + "\n       ".join(gpu))
