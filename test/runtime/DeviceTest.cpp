@@ -68,6 +68,18 @@ TEST(DeviceTest, ModelWithoutCudaCodeRefusesTheGpu) {
       << lastError();
 }
 
+TEST(DeviceTest, IncompleteCudaDescriptorIsRejected) {
+  std::unique_ptr<ToyModel> toy = sumTreeModel();
+  const cavs_cuda_desc cuda{}; // no image, no phase tables
+  toy->def.cuda = &cuda;
+  cavs_model *model = nullptr;
+  const cavs_device_options gpu{CAVS_DEVICE_CUDA, 0, 0};
+  EXPECT_EQ(cavs_model_create_on_device(&toy->def, 1, &gpu, &model),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("its CUDA descriptor lacks"), std::string::npos)
+      << lastError();
+}
+
 TEST(DeviceTest, AutoPicksTheCpuForAModelWithoutCudaCode) {
   std::unique_ptr<ToyModel> toy = sumTreeModel();
   cavs_model *model = nullptr;

@@ -50,6 +50,14 @@ Status ModelInstance::openDevice(const cavs_device_options &options) {
                      "model '{}' has no CUDA code; compile it with cavsc "
                      "--target=cuda or --target=cpu,cuda",
                      name());
+  const cavs_cuda_desc &cuda = *def.cuda;
+  if (!cuda.train_phases || !cuda.infer_phases || !cuda.cubin ||
+      !cuda.ptx || cuda.num_kernels < 0 ||
+      (cuda.num_kernels > 0 && !cuda.kernels))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "model '{}': its CUDA descriptor lacks phase tables, "
+                     "kernels or their image",
+                     name());
   CAVS_RETURN_IF_ERROR(openCudaDevice(*def.cuda, options.ordinal,
                                       options.allow_tf32 != 0, device_));
   DeviceBackend *device = device_.get();
