@@ -69,6 +69,17 @@ __device__ void reportFault(DeviceFault *fault, FaultCode code, int64_t row,
   }
 }
 
+/// Whether index `id` of row r is below `limit`; if not, the row's column-0
+/// thread reports it, so one fault is claimed per bad row.
+__device__ bool indexInRange(int64_t id, int64_t r, int64_t c, int64_t limit,
+                             DeviceFault *fault, FaultCode code) {
+  if (id < limit)
+    return true;
+  if (c == 0)
+    reportFault(fault, code, r, id, limit);
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // Launch shapes
 //===----------------------------------------------------------------------===//
@@ -139,11 +150,8 @@ __global__ void gatherKernel(int64_t rows, int64_t width,
                              float *__restrict__ dst, int64_t ld) {
   forEachElement(rows, width, [&](int64_t r, int64_t c) {
     const int64_t id = index[r * index_ld];
-    if (id >= limit) {
-      if (c == 0)
-        reportFault(fault, code, r, id, limit);
+    if (!indexInRange(id, r, c, limit, fault, code))
       return;
-    }
     dst[r * ld + c] = id < 0 ? 0.0f : table[id * width + c];
   });
 }
@@ -160,11 +168,8 @@ scatterKernel(int64_t rows, int64_t width, const int32_t *__restrict__ index,
               float *__restrict__ dst) {
   forEachElement(rows, width, [&](int64_t r, int64_t c) {
     const int64_t id = index[r * index_ld];
-    if (id >= limit) {
-      if (c == 0)
-        reportFault(fault, code, r, id, limit);
+    if (!indexInRange(id, r, c, limit, fault, code))
       return;
-    }
     if (id < 0)
       return;
     const float value = src[r * ld + c];
