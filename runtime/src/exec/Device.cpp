@@ -5,10 +5,11 @@
 // so optimizers, checkpoints and the distributed trainer work unchanged:
 // parameters are uploaded before a forward pass whenever the store's
 // generation moved (a checkpoint load, a write through the API); a step
-// uploads only the ranges it updated. Each backward pass accumulates into
-// zeroed device gradients, whose active ranges are then added to the store
-// and its touched rows marked. Only those ranges cross the bus, merged into
-// a few large copies.
+// uploads only what it updated. Each backward pass accumulates into zeroed
+// device gradients, which are then added to the store and its touched rows
+// marked. Only what may have changed crosses the bus: dense parameters as a
+// few large copies, and of an embedding table only its touched rows, packed
+// on the device (the op table's gather_rows and scatter_rows).
 //
 //===----------------------------------------------------------------------===//
 #include "exec/Instance.h"
@@ -41,6 +42,37 @@ std::vector<ElementRange> copySpans(std::vector<ElementRange> ranges) {
   return spans;
 }
 
+/// The parameters that do not track rows, as copy spans.
+std::vector<ElementRange> denseSpans(const GradStore &grads) {
+  const ModelLayout &layout = grads.layout();
+  std::vector<ElementRange> ranges;
+  for (int32_t p = 0; p < layout.numParams(); ++p)
+    if (!grads.tracksRows(p))
+      ranges.push_back({layout.param(p).offset,
+                        layout.param(p).offset + layout.param(p).size});
+  return copySpans(std::move(ranges));
+}
+
+/// A table that tracks rows, with rows touched since the last zeroing.
+struct TouchedTable {
+  /// Its first element in the flat buffers.
+  int64_t offset;
+  int64_t width;
+  const std::vector<int32_t> &rows;
+};
+
+/// Calls `fn(TouchedTable)` for every such table of `grads`, stopping at the
+/// first failure.
+template <typename Fn> Status forEachTouchedTable(const GradStore &grads, Fn fn) {
+  const ModelLayout &layout = grads.layout();
+  for (int32_t p = 0; p < layout.numParams(); ++p)
+    if (grads.tracksRows(p) && !grads.touchedRows(p).empty())
+      CAVS_RETURN_IF_ERROR(fn(TouchedTable{layout.param(p).offset,
+                                           layout.param(p).shape[1],
+                                           grads.touchedRows(p)}));
+  return Status();
+}
+
 } // namespace
 
 Status ModelInstance::openDevice(const cavs_device_options &options) {
@@ -63,7 +95,7 @@ Status ModelInstance::openDevice(const cavs_device_options &options) {
   DeviceBackend *device = device_.get();
   for (GrowBuffer *buffer :
        {&scratch_, &state_, &stateGrad_, &deviceParams_, &deviceGrads_,
-        &deviceSchedule_, &deviceLoss_})
+        &deviceSchedule_, &deviceLoss_, &deviceRowIndex_, &devicePacked_})
     *buffer = GrowBuffer(device);
   for (Input &input : inputs_) {
     input.staged = GrowBuffer(device);
@@ -144,31 +176,77 @@ Status ModelInstance::finishBackward() {
         return grads.markRows(param, marked.data(), int64_t(marked.size()));
       }).withPrefix(fmt::format("model '{}', backward pass on {}: ", name(),
                                 deviceName())));
-  // Only the active ranges can be nonzero (touched rows are marked above).
-  const std::vector<ElementRange> ranges = grads.activeRanges();
-  gradsBack_.resize(grads.layout().size());
-  for (const ElementRange &span : copySpans(ranges))
-    CAVS_RETURN_IF_ERROR(device_->download(
-        gradsBack_.data() + span.begin, deviceGrads_.data() + span.begin,
-        (span.end - span.begin) * int64_t(sizeof(float))));
   float *host = grads.data();
-  for (const ElementRange &range : ranges)
-    for (int64_t i = range.begin; i < range.end; ++i)
-      host[i] += gradsBack_[i];
-  return Status();
+  for (const ElementRange &span : denseSpans(grads)) {
+    const int64_t count = span.end - span.begin;
+    hostStaging_.resize(count);
+    CAVS_RETURN_IF_ERROR(device_->download(hostStaging_.data(),
+                                           deviceGrads_.data() + span.begin,
+                                           count * int64_t(sizeof(float))));
+    for (int64_t i = 0; i < count; ++i)
+      host[span.begin + i] += hostStaging_[i];
+  }
+  // Of a table, only the touched rows (marked above) can be nonzero.
+  return forEachTouchedTable(grads, [&](const TouchedTable &touched) {
+    const int64_t width = touched.width;
+    const float *packed = packRows(deviceGrads_.data() + touched.offset,
+                                   touched.rows, width);
+    hostStaging_.resize(touched.rows.size() * width);
+    CAVS_RETURN_IF_ERROR(device_->download(
+        hostStaging_.data(), packed,
+        int64_t(hostStaging_.size()) * int64_t(sizeof(float))));
+    float *table = host + touched.offset;
+    for (size_t r = 0; r < touched.rows.size(); ++r)
+      for (int64_t c = 0; c < width; ++c)
+        table[touched.rows[r] * width + c] += hostStaging_[r * width + c];
+    return Status();
+  });
 }
 
-void ModelInstance::uploadStep(const std::vector<ElementRange> &updated,
-                               uint64_t generationBefore) {
+const float *ModelInstance::packRows(const float *table,
+                                     const std::vector<int32_t> &rows,
+                                     int64_t width) {
+  const int64_t count = int64_t(rows.size());
+  auto *index = reinterpret_cast<const int32_t *>(
+      deviceRowIndex_.assign(rows.data(), count * int64_t(sizeof(int32_t))));
+  float *packed = devicePacked_.reserve(count * width);
+  cavs_device_ops *ops = device_->ops();
+  ops->gather_rows(ops, count, index, table, width, packed, width);
+  return packed;
+}
+
+void ModelInstance::uploadStep(uint64_t generationBefore) {
   // Anything else that changed the store since the last upload (an API
   // write, a checkpoint load) needs the full upload of the next forward.
   if (uploadedGeneration_ != generationBefore)
     return;
   const ParamStore &params = params_->impl;
-  for (const ElementRange &span : copySpans(updated))
+  const GradStore &grads = grads_->impl;
+  for (const ElementRange &span : denseSpans(grads))
     device_->upload(deviceParams_.data() + span.begin,
                     params.data() + span.begin,
                     (span.end - span.begin) * int64_t(sizeof(float)));
+  // A step updates only a table's touched rows: packed here, scattered
+  // into place on the device.
+  (void)forEachTouchedTable(grads, [&](const TouchedTable &touched) {
+    const int64_t width = touched.width;
+    const int64_t count = int64_t(touched.rows.size());
+    const float *table = params.data() + touched.offset;
+    hostStaging_.resize(count * width);
+    for (int64_t r = 0; r < count; ++r)
+      std::copy_n(table + touched.rows[r] * width, width,
+                  hostStaging_.data() + r * width);
+    auto *index = reinterpret_cast<const int32_t *>(deviceRowIndex_.assign(
+        touched.rows.data(), count * int64_t(sizeof(int32_t))));
+    const float *packed = devicePacked_.assign(
+        hostStaging_.data(),
+        int64_t(hostStaging_.size()) * int64_t(sizeof(float)));
+    cavs_device_ops *ops = device_->ops();
+    ops->scatter_rows(ops, count, index, packed, width,
+                      deviceParams_.data() + touched.offset, width,
+                      /*accumulate=*/0);
+    return Status();
+  });
   uploadedGeneration_ = params.generation();
 }
 

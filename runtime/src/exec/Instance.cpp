@@ -183,14 +183,10 @@ Status ModelInstance::inputGrad(std::string_view name, const float *&data,
 
 Status ModelInstance::step(Optimizer &optimizer) {
   Stopwatch watch;
-  // The optimizer updates exactly the active ranges of the gradients.
   const uint64_t generation = params_->impl.generation();
-  std::vector<ElementRange> updated;
-  if (device_)
-    updated = grads_->impl.activeRanges();
   CAVS_RETURN_IF_ERROR(optimizer.step(params_->impl, grads_->impl));
   if (device_)
-    uploadStep(updated, generation);
+    uploadStep(generation);
   grads_->impl.zero();
   timing_.optimizer = watch.seconds();
   return Status();

@@ -147,11 +147,14 @@ private:
   /// Waits for a backward pass, marks the touched rows and adds the device
   /// gradients to the gradient store.
   Status finishBackward();
-  /// After a step that updated the `updated` ranges of parameters that were
-  /// at generation `generationBefore`: uploads those ranges when the device
-  /// copy was current before the step.
-  void uploadStep(const std::vector<ElementRange> &updated,
-                  uint64_t generationBefore);
+  /// After a step from parameters at generation `generationBefore`, before
+  /// the gradients are zeroed: uploads what the step updated (the
+  /// gradients' active ranges) when the device copy was current before it.
+  void uploadStep(uint64_t generationBefore);
+  /// The `rows` of a device `table` of `width` columns, packed on the
+  /// device into devicePacked_ (queued; returns its device pointer).
+  const float *packRows(const float *table, const std::vector<int32_t> &rows,
+                        int64_t width);
   /// `buffer` (on the device) copied to `host`, `count` floats.
   Status copyBack(const GrowBuffer &buffer, int64_t count,
                   std::vector<float> &host) const;
@@ -187,11 +190,14 @@ private:
   // the reference: checkpoints and optimizers use them), the schedule's
   // arrays and the two losses.
   GrowBuffer deviceParams_, deviceGrads_, deviceSchedule_, deviceLoss_;
+  /// Touched rows of a table and the rows themselves, packed.
+  GrowBuffer deviceRowIndex_, devicePacked_;
+  /// cavs_call::params and ::grads on the device.
   std::vector<float *> deviceParamTable_, deviceGradTable_;
   /// The parameter store's generation deviceParams_ holds.
   uint64_t uploadedGeneration_ = 0;
-  /// A host buffer for the device gradients of a backward pass.
-  std::vector<float> gradsBack_;
+  /// Host staging of dense spans and packed rows, both ways.
+  std::vector<float> hostStaging_;
   int32_t numVertices_ = 0;
   double loss_ = 0;
   /// Where backward calls point cavs_call::loss.
