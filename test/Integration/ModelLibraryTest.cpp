@@ -327,6 +327,57 @@ TEST_P(ModelLibraryTest, RunsOnCpuAndRefusesAMissingGpu) {
   cavs_model_destroy(instance);
 }
 
+TEST_P(ModelLibraryTest, BadInputFailsLikeTheCpuOnGpu) {
+  if (!CAVS_HAVE_CUDA)
+    GTEST_SKIP() << "built without CUDA";
+  std::string why;
+  if (!haveGpu(why))
+    GTEST_SKIP() << why;
+  RandomGraphOptions options;
+  options.shape = GetParam().model.shapes.front();
+  options.numVertices = 9;
+  options.seed = 1;
+  auto graph = randomGraph(model(), options);
+  ASSERT_TRUE(mlir::succeeded(graph));
+  // One token id or label far out of range: a checked op must fail.
+  auto bad = llvm::find_if(graph->vertices, [](const EvalVertex &vertex) {
+    return !vertex.i32Inputs.empty();
+  });
+  if (bad == graph->vertices.end())
+    GTEST_SKIP() << "the model reads no i32 input";
+  bad->i32Inputs.begin()->second = 1 << 20;
+  BatchInputs inputs = makeBatch({*graph});
+
+  // The failure's own words, as the CPU and the device report them.
+  auto failure = [&](cavs_device_kind kind) -> std::string {
+    const cavs_device_options device{kind, 0, 0};
+    cavs_model *instance = nullptr;
+    EXPECT_EQ(cavs_model_create_on_device(definition, 1, &device, &instance),
+              CAVS_OK)
+        << cavs_last_error_message();
+    std::unique_ptr<cavs_model, void (*)(cavs_model *)> owner(
+        instance, cavs_model_destroy);
+    for (const auto &input : inputs.f32Inputs)
+      EXPECT_EQ(cavs_model_set_input(instance, input.getKey().str().c_str(),
+                                     input.getValue().data(),
+                                     int64_t(input.getValue().size())),
+                CAVS_OK);
+    double loss = 0;
+    EXPECT_EQ(cavs_model_forward(instance, inputs.batch.get(),
+                                 CAVS_MODE_TRAIN, &loss),
+              CAVS_ERROR_INVALID_ARGUMENT);
+    return cavs_last_error_message();
+  };
+  const std::string cpu = failure(CAVS_DEVICE_CPU);
+  const std::string gpu = failure(CAVS_DEVICE_CUDA);
+  const size_t what = cpu.find(": ", cpu.find("phase")) + 2;
+  ASSERT_NE(cpu.find("1048576 is out of range [0, "), std::string::npos) << cpu;
+  EXPECT_NE(gpu.find("forward pass on cuda:0"), std::string::npos) << gpu;
+  EXPECT_NE(gpu.find(cpu.substr(what, cpu.find(") at row") - what)),
+            std::string::npos)
+      << "cpu: " << cpu << "\ngpu: " << gpu;
+}
+
 void ModelLibraryTest::checkAgainstEvaluator(
     const cavs_device_options &device) {
   const bool onGpu = device.kind == CAVS_DEVICE_CUDA;

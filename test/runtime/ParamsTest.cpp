@@ -123,10 +123,12 @@ TEST(ParamStore, AccessorsAreNullSafe) {
   EXPECT_EQ(cavs_param_store_signature(nullptr), 0u);
   EXPECT_EQ(cavs_param_store_size(nullptr), 0);
   EXPECT_EQ(cavs_param_store_data(nullptr), nullptr);
+  EXPECT_EQ(cavs_param_store_values(nullptr), nullptr);
   EXPECT_EQ(cavs_param_store_num_params(nullptr), 0);
   EXPECT_EQ(cavs_param_store_find_param(nullptr, "b"), -1);
   EXPECT_EQ(cavs_param_store_param(nullptr, 0), nullptr);
   EXPECT_EQ(cavs_param_store_param_data(nullptr, 0), nullptr);
+  EXPECT_EQ(cavs_param_store_param_values(nullptr, 0), nullptr);
   EXPECT_EQ(cavs_param_store_num_packs(nullptr), 0);
   EXPECT_EQ(cavs_param_store_pack_data(nullptr, 0), nullptr);
   EXPECT_EQ(cavs_grad_store_size(nullptr), 0);
@@ -144,6 +146,12 @@ TEST(ParamStore, AccessorsAreNullSafe) {
   EXPECT_EQ(cavs_param_store_pack_data(params.get(), -1), nullptr);
   EXPECT_EQ(cavs_param_store_param_data(params.get(), 3),
             params.values(3).data());
+  // The read-only accessors see the same values.
+  EXPECT_EQ(cavs_param_store_param_values(params.get(), 3),
+            params.values(3).data());
+  EXPECT_EQ(cavs_param_store_param_values(params.get(), 4), nullptr);
+  EXPECT_EQ(cavs_param_store_values(params.get()),
+            cavs_param_store_data(params.get()));
   EXPECT_EQ(cavs_param_store_create(nullptr, 0, nullptr),
             CAVS_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(cavs_last_error_message(), "desc must not be NULL");

@@ -47,6 +47,8 @@ run_bench(FALSE "--baselines expects none, equivalence or all"
   --baselines=maybe)
 run_bench(FALSE "--schedule expects levels or fewest-tasks, got 'bad'"
   --schedule=bad)
+run_bench(FALSE "--device expects cpu, cuda or cuda:N, got 'gpu'"
+  --device=gpu)
 # A second schedule gets its own benchmark names.
 run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1/sched:fewest-tasks"
   --workload=treefc --hidden=16 --batch=4 --mode=infer --min-seconds=0.05
