@@ -62,9 +62,11 @@ LogicalResult cavs::compileCuda(llvm::StringRef source, llvm::StringRef name,
     return failure();
   Program program(raw);
 
-  const char *architecture = kind == CudaBinary::Cubin
-                                 ? "--gpu-architecture=sm_90"
-                                 : "--gpu-architecture=compute_90";
+  const std::string option =
+      (kind == CudaBinary::Cubin ? "--gpu-architecture=sm_"
+                                 : "--gpu-architecture=compute_") +
+      std::to_string(kCudaArch);
+  const char *architecture = option.c_str();
   nvrtcResult compiled = nvrtcCompileProgram(program.get(), 1, &architecture);
   if (compiled != NVRTC_SUCCESS) {
     std::string log = programLog(program.get());

@@ -18,6 +18,11 @@
 
 namespace cavs {
 
+/// The compute capability (times ten) the CUBIN is for and the PTX's
+/// virtual architecture: sm_90 and compute_90. Model libraries record it
+/// (cavs_cuda_desc::arch), so the runtime knows which image a GPU can load.
+inline constexpr int kCudaArch = 90;
+
 /// What NVRTC compiles CUDA source to.
 enum class CudaBinary {
   /// Machine code for sm_90, an ELF image.

@@ -9,6 +9,7 @@
 #include "compiler/Target/ModelDescriptor.h"
 
 #include "compiler/Analysis/ModelStats.h"
+#include "compiler/Target/CudaCompiler.h"
 #include "compiler/Target/ModelLibrary.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -136,7 +137,8 @@ void writeCuda(const CudaImage &image, bool hostKernels, raw_ostream &os) {
       os << "  " << kernel << ",\n";
     os << "};\n";
   }
-  os << "static const cavs_cuda_desc cuda = {90, cuda_cubin, sizeof(cuda_cubin), "
+  os << "static const cavs_cuda_desc cuda = {" << kCudaArch
+     << ", cuda_cubin, sizeof(cuda_cubin), "
      << "cuda_ptx, " << code.kernels.size()
      << ", cuda_kernels, cuda_train_phases, cuda_infer_phases, "
      << (hostKernels ? "host_kernels" : "NULL") << "};\n\n";

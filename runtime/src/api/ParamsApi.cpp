@@ -35,7 +35,8 @@ const cavs_pack_info *packInfo(const ModelLayout *layout, int32_t index) {
 }
 
 /// The elements of parameter `index` in `data`, or NULL when out of range.
-float *paramIn(const ModelLayout *layout, float *data, int32_t index) {
+template <typename Float>
+Float *paramIn(const ModelLayout *layout, Float *data, int32_t index) {
   const cavs_param_info *info = paramInfo(layout, index);
   return info ? data + info->offset : nullptr;
 }
@@ -108,9 +109,7 @@ float *cavs_param_store_param_data(cavs_param_store *store, int32_t index) {
 
 const float *cavs_param_store_param_values(const cavs_param_store *store,
                                            int32_t index) {
-  // paramIn only offsets the pointer; nothing is written through it.
-  return paramIn(layoutOf(store),
-                 const_cast<float *>(cavs_param_store_values(store)), index);
+  return paramIn(layoutOf(store), cavs_param_store_values(store), index);
 }
 
 int32_t cavs_param_store_num_packs(const cavs_param_store *store) {

@@ -109,8 +109,9 @@ Status ModelInstance::openDevice(const cavs_device_options &options) {
     function.arena = GrowBuffer(device);
 
   const ModelLayout &layout = params_->impl.layout();
-  deviceParamTable_ = tensorTable(layout, deviceParams_.reserve(layout.size()));
-  deviceGradTable_ = tensorTable(layout, deviceGrads_.reserve(layout.size()));
+  // The phases see the device copies.
+  paramTable_ = tensorTable(layout, deviceParams_.reserve(layout.size()));
+  gradTable_ = tensorTable(layout, deviceGrads_.reserve(layout.size()));
   // Two doubles: the forward loss and the backward passes' discarded one.
   deviceLoss_.reserve(2 * sizeof(double) / sizeof(float));
   uploadedGeneration_ = params_->impl.generation() - 1;

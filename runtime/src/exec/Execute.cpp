@@ -175,8 +175,8 @@ cavs_call ModelInstance::baseCall(int32_t function, bool backward) {
   call.state = state_.data();
   call.state_grad = backward ? stateGrad_.data() : nullptr;
   call.num_vertices = numVertices_;
-  call.params = device_ ? deviceParamTable_.data() : paramTable_.data();
-  call.grads = device_ ? deviceGradTable_.data() : gradTable_.data();
+  call.params = paramTable_.data();
+  call.grads = gradTable_.data();
   call.grad_store = grads_.get();
   call.pulls = state.pulls.data();
   call.pull_grads = backward ? state.pullGrads.data() : nullptr;

@@ -166,7 +166,8 @@ private:
   ModelInterface interface_;
   std::unique_ptr<cavs_param_store> params_;
   std::unique_ptr<cavs_grad_store> grads_;
-  /// cavs_call::params and ::grads: the parameters, then the packs.
+  /// cavs_call::params and ::grads: the parameters, then the packs (of the
+  /// stores, or of their device copies on a GPU).
   std::vector<float *> paramTable_, gradTable_;
   std::vector<Input> inputs_;
   std::vector<Output> outputs_;
@@ -192,8 +193,6 @@ private:
   GrowBuffer deviceParams_, deviceGrads_, deviceSchedule_, deviceLoss_;
   /// Touched rows of a table and the rows themselves, packed.
   GrowBuffer deviceRowIndex_, devicePacked_;
-  /// cavs_call::params and ::grads on the device.
-  std::vector<float *> deviceParamTable_, deviceGradTable_;
   /// The parameter store's generation deviceParams_ holds.
   uint64_t uploadedGeneration_ = 0;
   /// Host staging of dense spans and packed rows, both ways.
