@@ -9,6 +9,7 @@
 
 #include "compiler/Analysis/ModelStats.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -77,6 +78,9 @@ void countBlock(Block &block, PhaseStats *phases) {
     phase.gemms += isa<MatmulOp, ParamGradOuterOp>(op);
     phase.flops += flopsOf(&op);
     phase.copyBytes += copyBytesOf(&op);
+    llvm::TypeSwitch<Operation *>(&op)
+        .Case<ParamGradOp, ParamGradOuterOp, LookupGradOp>(
+            [&](auto grad) { phase.gradParams.push_back(grad.getParam()); });
   }
 }
 
@@ -116,5 +120,18 @@ void cavs::printModelStats(ModelOp model, llvm::raw_ostream &os) {
     }
     os << llvm::format("  per vertex: F %.3f MFLOP, dF %.3f MFLOP\n",
                        flops[0] * 1e-6, flops[1] * 1e-6);
+    // What the distributed trainer can start summing after each phase.
+    for (auto [i, phase] : llvm::enumerate(phases)) {
+      if (phase.gradParams.empty())
+        continue;
+      llvm::SetVector<StringRef> symbols(phase.gradParams.begin(),
+                                         phase.gradParams.end());
+      os << "  " << (i < 3 ? "F " : "dF") << " "
+         << stringifyBatchingKind(static_cast<BatchingKind>(i % 3))
+         << " adds to the gradients of ";
+      llvm::interleaveComma(symbols, os,
+                            [&](StringRef symbol) { os << "@" << symbol; });
+      os << "\n";
+    }
   }
 }

@@ -15,6 +15,9 @@
 
 #include "dialects/CavsOps.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
 #include <array>
 
 namespace llvm {
@@ -32,6 +35,9 @@ struct PhaseStats {
   /// Bytes gathered from or scattered to the state and state-gradient
   /// buffers (per vertex, assuming every child is present).
   int64_t copyBytes = 0;
+  /// Parameters or packs whose gradient the phase adds to, in op order
+  /// (repeats possible).
+  llvm::SmallVector<llvm::StringRef> gradParams;
 };
 
 /// The stats of F eager, body, lazy, then ∂F eager, body, lazy (the order

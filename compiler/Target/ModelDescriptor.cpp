@@ -13,7 +13,10 @@
 #include "compiler/Target/ModelLibrary.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Format.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace cavs;
@@ -47,12 +50,46 @@ void declarePhases(const CompiledProgram &program, raw_ostream &os) {
         os << "cavs_status " << symbol << "(const cavs_call *call);\n";
 }
 
+/// The parameters (descriptor indices, sorted, packs as their members)
+/// whose gradient a phase adds to.
+llvm::SmallVector<int32_t> gradParamIndices(const PhaseStats &phase,
+                                            const ParamOrder &order) {
+  llvm::SmallVector<int32_t> indices;
+  const auto numParams = static_cast<int32_t>(order.params.size());
+  for (StringRef symbol : phase.gradParams) {
+    int32_t index = order.tableIndex.lookup(symbol);
+    if (index < numParams) {
+      indices.push_back(index);
+      continue;
+    }
+    ParamPackOp pack = order.packs[index - numParams];
+    for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>())
+      indices.push_back(order.paramIndex(member.getValue()));
+  }
+  llvm::sort(indices);
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  return indices;
+}
+
+std::string gradListName(StringRef program, VertexOp vertex, size_t phase) {
+  return (program + "_" + vertex.getSymName() + "_grads" + Twine(phase)).str();
+}
+
 /// Declarations of the phase functions and the function table of a program.
-void writeProgram(const CompiledProgram &program, StringRef name,
-                  raw_ostream &os) {
+void writeProgram(const CompiledProgram &program, const ParamOrder &order,
+                  StringRef name, raw_ostream &os) {
   declarePhases(program, os);
   for (const VertexFunctionSymbols &function : program.functions) {
     VertexOp vertex = function.vertex;
+    for (auto [phase, stats] : llvm::enumerate(vertexPhaseStats(vertex))) {
+      llvm::SmallVector<int32_t> grads = gradParamIndices(stats, order);
+      if (grads.empty())
+        continue;
+      os << "static const int32_t " << gradListName(name, vertex, phase)
+         << "[] = {";
+      llvm::interleaveComma(grads, os);
+      os << "};\n";
+    }
     for (auto [kind, list] : {std::pair{"pulls", vertex.getPulls()},
                               {"pushes", vertex.getPushes()}})
       if (!list.empty()) {
@@ -88,6 +125,16 @@ void writeProgram(const CompiledProgram &program, StringRef name,
     os << "},\n   {";
     llvm::interleaveComma(
         stats, os, [&](const PhaseStats &phase) { os << phase.copyBytes; });
+    os << "},\n   {";
+    for (size_t phase = 0; phase < stats.size(); ++phase)
+      os << (phase ? ", " : "")
+         << (gradParamIndices(stats[phase], order).empty()
+                 ? std::string("NULL")
+                 : gradListName(name, vertex, phase));
+    os << "},\n   {";
+    llvm::interleaveComma(stats, os, [&](const PhaseStats &phase) {
+      os << gradParamIndices(phase, order).size();
+    });
     os << "}},\n";
   }
   os << "};\n\n";
@@ -226,8 +273,8 @@ void cavs::writeDescriptorSource(const ParamOrder &order,
     os << "};\n\n";
   }
 
-  writeProgram(train, "train", os);
-  writeProgram(infer, "infer", os);
+  writeProgram(train, order, "train", os);
+  writeProgram(infer, order, "infer", os);
   if (cuda)
     writeCuda(*cuda, train.hasCode, os);
 

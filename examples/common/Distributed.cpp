@@ -7,26 +7,39 @@
 
 namespace cavs_examples {
 
-void addDistributedOption(ArgParser &parser, bool *distributed) {
+void addDistributedOptions(ArgParser &parser, DistributedOptions *options) {
   parser.toggle("--distributed",
                 "data-parallel training over MPI: run under mpirun, every "
                 "rank gets a share of each batch (see docs/distributed.md)",
-                distributed);
+                &options->enabled);
+  parser.choice("--gpu-sums",
+                "with --distributed --device cuda: where the dense "
+                "gradients are summed, NCCL on the GPUs or MPI on the host "
+                "(auto: NCCL when every rank can)",
+                &options->gpuSums, {"auto", "mpi", "nccl"});
 }
 
-std::unique_ptr<cavs::dist::Trainer> startDistributed(cavs::Model &model,
-                                                      cavs::Optimizer &optimizer) {
+std::unique_ptr<cavs::dist::Trainer>
+startDistributed(cavs::Model &model, cavs::Optimizer &optimizer,
+                 const DistributedOptions &options) {
   if (!cavs::dist::available())
     throw UsageError("--distributed: this cavsc runtime was built without "
                      "MPI; rebuild cavsc with MPI (libopenmpi-dev, cmake "
                      "-DCAVS_ENABLE_MPI=ON) or train without --distributed");
-  auto trainer = std::make_unique<cavs::dist::Trainer>(model, optimizer);
+  cavs_dist_options settings = cavs::dist::defaults();
+  settings.gpu_sums = options.gpuSums == "nccl"  ? CAVS_DIST_GPU_SUMS_NCCL
+                      : options.gpuSums == "mpi" ? CAVS_DIST_GPU_SUMS_MPI
+                                                 : CAVS_DIST_GPU_SUMS_AUTO;
+  auto trainer =
+      std::make_unique<cavs::dist::Trainer>(model, optimizer, settings);
   if (!trainer->isRoot() && !std::freopen("/dev/null", "w", stdout))
     throw std::runtime_error("rank " + std::to_string(trainer->rank()) +
                              ": cannot redirect stdout to /dev/null");
   std::cout << "distributed: " << trainer->size()
             << " ranks; each batch is split by vertices, gradients are "
-               "summed; rank 0 prints and writes checkpoints\n";
+               "summed (dense ones with "
+            << trainer->denseSums()
+            << "); rank 0 prints and writes checkpoints\n";
   return trainer;
 }
 

@@ -20,19 +20,28 @@
 
 #include <initializer_list>
 #include <memory>
+#include <string>
 
 namespace cavs_examples {
 
-/// Registers --distributed.
-void addDistributedOption(ArgParser &parser, bool *distributed);
+/// The command-line settings of distributed training.
+struct DistributedOptions {
+  bool enabled = false;
+  /// --gpu-sums: "auto", "mpi" or "nccl" (cavs_dist_gpu_sums).
+  std::string gpuSums = "auto";
+};
+
+/// Registers --distributed and --gpu-sums.
+void addDistributedOptions(ArgParser &parser, DistributedOptions *options);
 
 /// Joins the other ranks (collective) and makes the replicas equal: rank
 /// 0's parameters and optimizer state go to every rank. On ranks other
 /// than 0 stdout then goes to /dev/null, since their reports would repeat
 /// rank 0's (stderr stays, for errors). Throws UsageError when the runtime
 /// was built without MPI.
-std::unique_ptr<cavs::dist::Trainer> startDistributed(cavs::Model &model,
-                                                      cavs::Optimizer &optimizer);
+std::unique_ptr<cavs::dist::Trainer>
+startDistributed(cavs::Model &model, cavs::Optimizer &optimizer,
+                 const DistributedOptions &options);
 
 /// Sums the counts of `accuracies` over the ranks in place (collective);
 /// nothing without a trainer.

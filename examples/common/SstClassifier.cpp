@@ -24,7 +24,7 @@ struct Options : TrainOptions {
   /// "all": a loss at every labelled node; "root": at the roots only.
   std::string loss = "all";
   /// Data-parallel over MPI ranks (SstModel::distributed).
-  bool distributed = false;
+  DistributedOptions distributed;
   /// A checkpoint to evaluate instead of training; none when empty.
   std::string evaluate;
 };
@@ -91,7 +91,7 @@ SstSplits loadData(const SstModel &spec, const Options &options) {
 
 /// --evaluate: a saved checkpoint's dev and test accuracy, no training.
 int evaluateOnly(const SstModel &spec, const Options &options) {
-  if (options.distributed)
+  if (options.distributed.enabled)
     throw UsageError("--evaluate runs in one process; drop --distributed");
   const SstSplits data = loadData(spec, options);
   restoreAndTest(spec, options.evaluate, "--evaluate", options, data);
@@ -112,7 +112,9 @@ int train(const SstModel &spec, const Options &options) {
       optimizerOptions(cavs::OptimizerKind::Adagrad, options.learningRate,
                        options.clip, options.weightDecay * options.batchSize));
   std::unique_ptr<cavs::dist::Trainer> dist =
-      options.distributed ? startDistributed(*model, optimizer) : nullptr;
+      options.distributed.enabled
+          ? startDistributed(*model, optimizer, options.distributed)
+          : nullptr;
   Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
   const SstSplits data = loadData(spec, options);
   requireRows(*model, "embed", data.vocab.size(), "V");
@@ -201,9 +203,9 @@ int runSstClassifier(const SstModel &spec, int argc, char **argv) {
               "and test root accuracy",
               &options.evaluate);
   if (spec.distributed)
-    addDistributedOption(parser, &options.distributed);
+    addDistributedOptions(parser, &options.distributed);
   return finishDistributed(
-      options.distributed,
+      options.distributed.enabled,
       runApp(parser, argc, argv, [&] { return train(spec, options); }));
 }
 

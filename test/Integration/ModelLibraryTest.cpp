@@ -290,6 +290,39 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluatorOnGpu) {
   checkAgainstEvaluator(cavs_device_options{CAVS_DEVICE_CUDA, 0, 0});
 }
 
+// The distributed trainer sums a gradient once the last backward phase
+// that lists it has run (docs/distributed.md): every parameter of these
+// models gets a gradient, so every one must be listed, by backward phases
+// only, ascending and in range. (The MPI tests check the timing: a
+// gradient written after its last listed phase would be summed too early
+// and break their agreement with one process.)
+TEST_P(ModelLibraryTest, DescriptorListsTheGradientsOfEachBackwardPhase) {
+  const int32_t numParams = definition->model->num_params;
+  std::vector<bool> listed(numParams, false);
+  for (int32_t f = 0; f < definition->train.num_functions; ++f) {
+    const cavs_function_desc &function = definition->train.functions[f];
+    for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase) {
+      const int32_t count = function.num_grad_params[phase];
+      if (phase < CAVS_PHASE_BACKWARD_EAGER) {
+        EXPECT_EQ(count, 0) << function.name << " phase " << phase;
+        continue;
+      }
+      ASSERT_EQ(count > 0, function.grad_params[phase] != nullptr);
+      for (int32_t i = 0; i < count; ++i) {
+        const int32_t param = function.grad_params[phase][i];
+        ASSERT_GE(param, 0);
+        ASSERT_LT(param, numParams);
+        if (i > 0) {
+          EXPECT_LT(function.grad_params[phase][i - 1], param);
+        }
+        listed[param] = true;
+      }
+    }
+  }
+  for (int32_t p = 0; p < numParams; ++p)
+    EXPECT_TRUE(listed[p]) << definition->model->params[p].name;
+}
+
 TEST_P(ModelLibraryTest, RunsOnCpuAndRefusesAMissingGpu) {
   if (!CAVS_HAVE_CUDA)
     GTEST_SKIP() << "built without CUDA";

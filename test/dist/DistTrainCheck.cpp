@@ -112,9 +112,21 @@ int compare(const Args &args) {
   int rankGuess = std::atoi(std::getenv("OMPI_COMM_WORLD_RANK")
                                 ? std::getenv("OMPI_COMM_WORLD_RANK")
                                 : "0");
-  cavs::Model model(*treelstm_model_def(), 1 + rankGuess);
+  const std::string device = args.get("device", "cpu");
+  const std::string gpuSums = args.get("gpu-sums", "auto");
+  cavs::Model model(*treelstm_model_def(), 1 + rankGuess, device.c_str());
   cavs::Optimizer optimizer(model.params(), options);
-  cavs::dist::Trainer trainer(model, optimizer);
+  cavs_dist_options settings = cavs::dist::defaults();
+  settings.gpu_sums = gpuSums == "nccl"  ? CAVS_DIST_GPU_SUMS_NCCL
+                      : gpuSums == "mpi" ? CAVS_DIST_GPU_SUMS_MPI
+                                         : CAVS_DIST_GPU_SUMS_AUTO;
+  cavs::dist::Trainer trainer(model, optimizer, settings);
+  // The trainer listens to the pass (and starts sums early) unless the
+  // gradients are summed on the host after a GPU pass.
+  const bool onGpus = std::string(trainer.denseSums()) == "NCCL";
+  const bool listens = device == "cpu" || onGpus;
+  if (trainer.isRoot())
+    std::printf("dense gradients summed with %s\n", trainer.denseSums());
   cavs::Model reference(*treelstm_model_def(), 1);
   cavs::Optimizer referenceOptimizer(reference.params(), options);
 
@@ -147,9 +159,25 @@ int compare(const Args &args) {
     reference.backward();
     reference.step(referenceOptimizer);
     const cavs_dist_stats stats = trainer.lastStats();
-    std::printf("rank %d: step %d: %d samples, %d of %d vertices\n",
+    std::printf("rank %d: step %d: %d samples, %d of %d vertices; %lld "
+                "dense bytes, %lld of them sent during the backward pass\n",
                 trainer.rank(), step, stats.local_samples, stats.local_vertices,
-                stats.global_vertices);
+                stats.global_vertices, (long long)stats.dense_bytes,
+                (long long)stats.early_bytes);
+    // The output layer's and the leaves' weight gradients are final before
+    // the pass ends (cavsc --emit=stats), so their sums start early.
+    const bool early = stats.early_bytes > 0 &&
+                       stats.early_bytes < stats.dense_bytes;
+    if (stats.dense_on_gpus != (onGpus ? 1 : 0) ||
+        (stats.local_samples > 0 && early != listens)) {
+      std::fprintf(stderr,
+                   "rank %d: step %d: dense sums on the GPUs %d (expected "
+                   "%d), %lld of %lld bytes sent early (expected %s)\n",
+                   trainer.rank(), step, stats.dense_on_gpus, onGpus ? 1 : 0,
+                   (long long)stats.early_bytes, (long long)stats.dense_bytes,
+                   listens ? "some, not all" : "none");
+      ok = false;
+    }
     ok &= report("train", step, loss, referenceLoss,
                  relativeDifference(model, reference));
   }
@@ -240,7 +268,7 @@ int bench(const Args &args) {
   for (int step = 0; step < steps + 2; ++step)
     batches.push_back(cavs::test::makeTreeBatch(
         100 + step, batchSize, TreeSizes::SstLike, vocabulary()));
-  double seconds = 0, bytes = 0, comm = 0;
+  double seconds = 0, bytes = 0, early = 0, comm = 0;
   for (int step = 0; step < steps + 2; ++step) {
     const auto start = std::chrono::steady_clock::now();
     if (trainer) {
@@ -259,17 +287,18 @@ int bench(const Args &args) {
     if (trainer) {
       const cavs_dist_stats stats = trainer->lastStats();
       bytes += double(stats.dense_bytes + stats.sparse_bytes);
+      early += double(stats.early_bytes);
       comm += stats.comm_seconds;
     }
   }
   if (!trainer || trainer->isRoot())
     std::printf("%s, %d thread(s): %.2f steps/s (batch %d), %.0f bytes "
-                "all-reduced per step per rank, %.1f%% of the time in the "
-                "exchange\n",
+                "all-reduced per step per rank (%.0f started during the "
+                "backward pass), %.1f%% of the time in the exchange\n",
                 trainer ? (std::to_string(trainer->size()) + " ranks").c_str()
                         : "1 process",
                 cavs_num_threads(), steps / seconds, batchSize, bytes / steps,
-                100 * comm / seconds);
+                early / steps, 100 * comm / seconds);
   return 0;
 }
 

@@ -15,6 +15,12 @@
 #include "cavs/status.h"
 #include "exec/DeviceBackend.h"
 
+#ifdef CAVS_EMULATED_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -24,6 +30,33 @@
 namespace {
 
 using namespace cavs::runtime;
+
+#ifdef CAVS_EMULATED_HAVE_MPI
+/// NCCL's stand-in: the same in-place sums over MPI on the "device" (host)
+/// memory, waited for without a deadline (the tests do not kill ranks).
+struct EmulatedGroup final : DeviceCollectives {
+  ~EmulatedGroup() override { MPI_Comm_free(&comm); }
+  Status postAllreduceSum(float *data, int64_t count) override {
+    MPI_Request request;
+    if (count > INT32_MAX ||
+        MPI_Iallreduce(MPI_IN_PLACE, data, static_cast<int>(count), MPI_FLOAT,
+                       MPI_SUM, comm, &request) != MPI_SUCCESS)
+      return Status(CAVS_ERROR_IO, "MPI_Iallreduce failed");
+    pending.push_back(request);
+    return Status();
+  }
+  Status wait(std::string_view what) override {
+    const int code = MPI_Waitall(static_cast<int>(pending.size()),
+                                 pending.data(), MPI_STATUSES_IGNORE);
+    pending.clear();
+    if (code != MPI_SUCCESS)
+      return Status(CAVS_ERROR_IO, std::string(what) + " failed");
+    return Status();
+  }
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::vector<MPI_Request> pending;
+};
+#endif
 
 /// The most kernel operands `launch` forwards (pointer and ld pairs).
 constexpr int32_t kMaxOperands = 64;
@@ -80,6 +113,32 @@ public:
   cavs_device_ops *ops() override { return &device_.ops; }
   void beginPhase(PhaseClass, bool, int32_t, bool) override {}
   void endPhase(PhaseClass, bool, int32_t) override {}
+  Status collectiveGroupId(std::string *id) override {
+#ifdef CAVS_EMULATED_HAVE_MPI
+    if (id)
+      *id = "emulated";
+    return Status();
+#else
+    (void)id;
+    return Status(CAVS_ERROR_UNSUPPORTED,
+                  "the emulated GPU sums over MPI, which this build lacks");
+#endif
+  }
+  Status joinCollectiveGroup(const std::string &id, int32_t, int32_t, double,
+                             std::unique_ptr<DeviceCollectives> &out) override {
+#ifdef CAVS_EMULATED_HAVE_MPI
+    if (id != "emulated")
+      return Status(CAVS_ERROR_INVALID_ARGUMENT, "not an emulated group id");
+    auto group = std::make_unique<EmulatedGroup>();
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &group->comm) != MPI_SUCCESS)
+      return Status(CAVS_ERROR_IO, "MPI_Comm_dup failed");
+    out = std::move(group);
+    return Status();
+#else
+    (void)id, (void)out;
+    return collectiveGroupId(nullptr);
+#endif
+  }
   Status finishPass(const MarkRows &mark) override {
     Status status = std::move(firstFailure_);
     firstFailure_ = Status();

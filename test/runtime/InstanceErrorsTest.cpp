@@ -68,8 +68,10 @@ TEST(InstanceErrors, CreateChecksVersionAndDescriptor) {
                 CAVS_ERROR_INVALID_ARGUMENT, {"out_model must not be NULL"});
   toy->def.version = CAVS_PROGRAM_VERSION + 1;
   expectCreateFails(*toy,
-                    "the model definition has program version 3; this "
-                    "runtime runs version 2",
+                    "the model definition has program version " +
+                        std::to_string(CAVS_PROGRAM_VERSION + 1) +
+                        "; this runtime runs version " +
+                        std::to_string(CAVS_PROGRAM_VERSION),
                     CAVS_ERROR_UNSUPPORTED);
   toy->def.version = CAVS_PROGRAM_VERSION;
   toy->def.model = nullptr;
@@ -101,6 +103,20 @@ TEST(InstanceErrors, CreateChecksSizesAndSparseParams) {
   toy->link();
   expectCreateFails(*toy, "model 'sumtree': sparse parameter 'w' is a vector; "
                           "only matrices (lookup tables) have rows to track");
+}
+
+TEST(InstanceErrors, CreateChecksGradientLists) {
+  auto toy = sumTreeModel();
+  const int32_t outOfRange[] = {1};
+  toy->train[0].grad_params[CAVS_PHASE_BACKWARD_BODY] = outOfRange;
+  toy->train[0].num_grad_params[CAVS_PHASE_BACKWARD_BODY] = 1;
+  expectCreateFails(*toy, "model 'sumtree', vertex function 'node': phase 4 "
+                          "lists parameter 1 at 0; the list must ascend "
+                          "within [0, 1)");
+  toy = sumTreeModel();
+  toy->train[0].num_grad_params[CAVS_PHASE_BACKWARD_BODY] = 1;
+  expectCreateFails(*toy, "model 'sumtree', vertex function 'node': phase 4 "
+                          "lists 1 parameter gradients in a NULL array");
 }
 
 TEST(InstanceErrors, CreateChecksFunctions) {

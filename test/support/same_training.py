@@ -3,9 +3,9 @@
 that both print the same training figures: loss, accuracies and the restored
 checkpoint's result, with timings left out.
 
-Usage: same_training.py [--ranks N] APP [ARGS...]
+Usage: same_training.py [--gpu-says TEXT] [--ranks N] APP [ARGS...]
 With --ranks, both runs go through `mpirun -np N` (exit 77, a ctest skip,
-when mpirun is missing)."""
+when mpirun is missing); with --gpu-says, the GPU run must print TEXT."""
 import os
 import shutil
 import subprocess
@@ -30,12 +30,20 @@ def launcher(args):
     return prefix, args[2:]
 
 
-def figures(prefix, app, device):
+def expected_text(args):
+    if args and args[0] == "--gpu-says":
+        return args[1], args[2:]
+    return "", args
+
+
+def figures(prefix, app, device, says=""):
     command = prefix + app + ["--device", device]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({run.returncode}):\n"
                  f"{run.stdout}{run.stderr}")
+    if says not in run.stdout:
+        sys.exit(f"{' '.join(command)} did not print '{says}':\n{run.stdout}")
     # Epoch lines up to their timings, and the restored model's accuracy.
     lines = [line.split(";")[0] for line in run.stdout.splitlines()
              if line.startswith("epoch ") or "into a fresh model" in line]
@@ -45,8 +53,9 @@ def figures(prefix, app, device):
     return lines
 
 
-prefix, app = launcher(sys.argv[1:])
-cpu, gpu = figures(prefix, app, "cpu"), figures(prefix, app, "cuda")
+gpu_says, rest = expected_text(sys.argv[1:])
+prefix, app = launcher(rest)
+cpu, gpu = figures(prefix, app, "cpu"), figures(prefix, app, "cuda", gpu_says)
 if cpu != gpu:
     sys.exit("the runs differ:\n  cpu: " + "\n       ".join(cpu) +
              "\n  gpu: " + "\n       ".join(gpu))

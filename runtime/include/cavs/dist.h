@@ -8,8 +8,10 @@
 //      same number of VERTICES per rank, deterministically, no messages),
 //   2. runs forward and backward on the rank's own samples,
 //   3. SUMS the parameter gradients over the ranks (dense parameters in
-//      buckets; embedding tables as their touched rows, or dense when that
-//      is cheaper) and sums the losses,
+//      buckets, each started as soon as the backward pass has finished it,
+//      over MPI or, for models on GPUs, with NCCL; embedding tables as
+//      their touched rows, or dense when that is cheaper) and sums the
+//      losses,
 //   4. applies the same optimizer step on every rank.
 //
 // cavs_model_forward returns the SUM of the losses of the batch and backward
@@ -78,6 +80,19 @@ typedef enum cavs_dist_sparse_mode {
   CAVS_DIST_SPARSE_FORCE_INT32 = 0x7fffffff,
 } cavs_dist_sparse_mode;
 
+/// Where ranks whose model runs on a GPU sum their dense gradients.
+typedef enum cavs_dist_gpu_sums {
+  /// With NCCL when every rank's model is on a GPU and every rank can load
+  /// NCCL, else like CAVS_DIST_GPU_SUMS_MPI.
+  CAVS_DIST_GPU_SUMS_AUTO = 0,
+  /// In host memory over MPI, after the backward pass copied them there.
+  CAVS_DIST_GPU_SUMS_MPI = 1,
+  /// In device memory with NCCL, started while the backward pass runs;
+  /// creating the trainer fails when a rank cannot.
+  CAVS_DIST_GPU_SUMS_NCCL = 2,
+  CAVS_DIST_GPU_SUMS_FORCE_INT32 = 0x7fffffff,
+} cavs_dist_gpu_sums;
+
 /// Settings of a trainer; start from cavs_dist_options_init.
 typedef struct cavs_dist_options {
   /// Longest wait of any collective before the step fails, > 0 seconds.
@@ -86,10 +101,12 @@ typedef struct cavs_dist_options {
   /// (>= 4).
   int64_t bucket_bytes;
   cavs_dist_sparse_mode sparse_mode;
+  cavs_dist_gpu_sums gpu_sums;
 } cavs_dist_options;
 
 /// Defaults: timeout 30 s, or $CAVS_DIST_TIMEOUT seconds when it is a
-/// positive number; buckets of 4 MiB; CAVS_DIST_SPARSE_AUTO.
+/// positive number; buckets of 4 MiB; CAVS_DIST_SPARSE_AUTO;
+/// CAVS_DIST_GPU_SUMS_AUTO.
 CAVS_API cavs_status cavs_dist_options_init(cavs_dist_options *out_options);
 
 typedef struct cavs_dist_trainer cavs_dist_trainer;
@@ -149,9 +166,13 @@ typedef struct cavs_dist_stats {
   int32_t local_vertices;
   int32_t global_vertices;
   /// Dense gradient buckets and their bytes (per rank, as sent to
-  /// MPI_Iallreduce).
+  /// MPI_Iallreduce or ncclAllReduce), and of those the bytes whose sum
+  /// started while the backward pass still ran.
   int32_t dense_buckets;
   int64_t dense_bytes;
+  int64_t early_bytes;
+  /// 1 when the dense gradients were summed on the GPUs (NCCL).
+  int32_t dense_on_gpus;
   /// Embedding gradients: rows summed and their bytes, tables sent dense,
   /// and the bytes of row ids gathered.
   int64_t sparse_rows;
@@ -164,6 +185,10 @@ typedef struct cavs_dist_stats {
   double comm_seconds;
   double step_seconds;
 } cavs_dist_stats;
+
+/// How the trainer sums dense gradients: "MPI" or "NCCL" ("" on NULL).
+CAVS_API const char *cavs_dist_trainer_dense_sums(
+    const cavs_dist_trainer *trainer);
 
 /// Statistics of the last successful step (zeros before any, or on NULL).
 CAVS_API cavs_dist_stats cavs_dist_trainer_last_stats(

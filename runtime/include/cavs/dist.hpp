@@ -65,6 +65,8 @@ public:
   int32_t size() const { return cavs_dist_trainer_size(get()); }
   /// Whether this is rank 0 (which writes checkpoints and should print).
   bool isRoot() const { return rank() == 0; }
+  /// "MPI" or "NCCL": where the dense gradients are summed.
+  const char *denseSums() const { return cavs_dist_trainer_dense_sums(get()); }
 
   /// One step over the global batch; returns its whole loss (every rank).
   double step(const GraphBatch &globalBatch) {

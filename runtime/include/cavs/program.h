@@ -31,7 +31,7 @@
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 2
+#define CAVS_PROGRAM_VERSION 3
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
@@ -141,6 +141,13 @@ typedef struct cavs_function_desc {
   /// the runtime reports the work of each pass from them.
   int64_t flops[CAVS_NUM_PHASES];
   int64_t copy_bytes[CAVS_NUM_PHASES];
+  /// Per phase: the parameters (cavs_model_desc indices, ascending) whose
+  /// gradient the phase adds to, or NULL; num_grad_params[p] of them. A
+  /// parameter's gradient is final once the last backward phase listing it
+  /// has run, which lets the distributed trainer start summing it while the
+  /// rest of the backward pass runs.
+  const int32_t *grad_params[CAVS_NUM_PHASES];
+  int32_t num_grad_params[CAVS_NUM_PHASES];
 } cavs_function_desc;
 
 /// The vertex functions compiled under one memory plan.

@@ -36,6 +36,11 @@ Status validateOptions(const cavs_dist_options &options) {
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "sparse_mode {} is not a cavs_dist_sparse_mode",
                      static_cast<int>(options.sparse_mode));
+  if (options.gpu_sums < CAVS_DIST_GPU_SUMS_AUTO ||
+      options.gpu_sums > CAVS_DIST_GPU_SUMS_NCCL)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "gpu_sums {} is not a cavs_dist_gpu_sums",
+                     static_cast<int>(options.gpu_sums));
   return Status();
 }
 
@@ -60,6 +65,7 @@ Status defaultOptions(cavs_dist_options &out) {
   options.timeout_seconds = 30;
   options.bucket_bytes = int64_t(4) << 20;
   options.sparse_mode = CAVS_DIST_SPARSE_AUTO;
+  options.gpu_sums = CAVS_DIST_GPU_SUMS_AUTO;
   // The environment can shorten the limit for tests or lengthen it for slow
   // networks without rebuilding the application.
   if (const char *text = std::getenv("CAVS_DIST_TIMEOUT")) {
@@ -163,6 +169,10 @@ cavs_status cavs_dist_trainer_save(cavs_dist_trainer *trainer,
     CAVS_RETURN_IF_ERROR(requireNonNull(path, "path"));
     return trainer->impl->save(path);
   });
+}
+
+const char *cavs_dist_trainer_dense_sums(const cavs_dist_trainer *trainer) {
+  return trainer ? trainer->impl->denseSums() : "";
 }
 
 cavs_dist_stats cavs_dist_trainer_last_stats(const cavs_dist_trainer *trainer) {

@@ -7,18 +7,13 @@
 #include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/instance.h"
-#include "exec/Instance.h"
+#include "api/ModelHandle.h"
 
 #include <charconv>
 #include <memory>
 #include <string_view>
 
 using namespace cavs::runtime;
-
-/// The object behind the opaque cavs_model handle.
-struct cavs_model {
-  ModelInstance impl;
-};
 
 namespace {
 

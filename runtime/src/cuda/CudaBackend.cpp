@@ -18,6 +18,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cuda/CudaDevice.h"
+#ifdef CAVS_HAVE_NCCL
+#include "cuda/NcclGroup.h"
+#endif
 #include "exec/DeviceBackend.h"
 
 #include <fmt/format.h>
@@ -105,6 +108,10 @@ public:
                   bool stateWriter) override;
   void endPhase(PhaseClass kind, bool backward, int32_t function) override;
   Status finishPass(const MarkRows &mark) override;
+  Status collectiveGroupId(std::string *id) override;
+  Status joinCollectiveGroup(const std::string &id, int32_t rank, int32_t size,
+                             double timeoutSeconds,
+                             std::unique_ptr<DeviceCollectives> &out) override;
 
 private:
   /// One vertex function's forward eager stream and its completion.
@@ -129,6 +136,8 @@ private:
       device_.firstError = error;
   }
   void waitForEager(int32_t function);
+  /// Makes the main stream wait for every eager stream's pending work.
+  void joinEagerStreams();
   Status loadKernels(const cavs_cuda_desc &cuda, int major, int minor);
 
   int32_t ordinal_;
@@ -136,6 +145,8 @@ private:
   CudaDevice device_;
   cudaStream_t main_ = nullptr;
   cudaEvent_t passStart_ = nullptr;
+  /// Recorded on the main stream for the NCCL stream to wait on.
+  cudaEvent_t queuedWork_ = nullptr;
   std::vector<EagerStream> eager_;
   cudaLibrary_t library_ = nullptr;
   PinnedStaging staging_;
@@ -170,6 +181,8 @@ CudaBackend::~CudaBackend() {
     cudaLibraryUnload(library_);
   if (passStart_)
     cudaEventDestroy(passStart_);
+  if (queuedWork_)
+    cudaEventDestroy(queuedWork_);
   if (main_)
     cudaStreamDestroy(main_);
   // A failure above, or of a failed open(), must not become the last error
@@ -299,13 +312,17 @@ void CudaBackend::upload(void *dst, const void *src, int64_t bytes) {
                          cudaMemcpyHostToDevice, main_));
 }
 
-Status CudaBackend::download(void *dst, const void *src, int64_t bytes) {
-  bind();
+void CudaBackend::joinEagerStreams() {
   for (EagerStream &eager : eager_)
     if (eager.pending) {
       record(cudaStreamWaitEvent(main_, eager.done, 0));
       eager.pending = false;
     }
+}
+
+Status CudaBackend::download(void *dst, const void *src, int64_t bytes) {
+  bind();
+  joinEagerStreams();
   cudaError_t error = cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
                                       cudaMemcpyDeviceToHost, main_);
   // Synchronize even when the copy failed: finishPass reuses the staging
@@ -418,6 +435,45 @@ Status CudaBackend::finishPass(const MarkRows &mark) {
       status = mark(staged.grads, staged.param, staged.rows, staged.count);
   device_.marks.clear();
   return status;
+}
+
+Status CudaBackend::collectiveGroupId(std::string *id) {
+#ifdef CAVS_HAVE_NCCL
+  bind();
+  return ncclGroupId(id);
+#else
+  (void)id;
+  return Status(CAVS_ERROR_UNSUPPORTED,
+                "this cavs CUDA runtime was built without NCCL (nccl.h was "
+                "not found)");
+#endif
+}
+
+Status CudaBackend::joinCollectiveGroup(
+    const std::string &id, int32_t rank, int32_t size, double timeoutSeconds,
+    std::unique_ptr<DeviceCollectives> &out) {
+#ifdef CAVS_HAVE_NCCL
+  bind();
+  if (!queuedWork_ &&
+      cudaEventCreateWithFlags(&queuedWork_, cudaEventDisableTiming) !=
+          cudaSuccess) {
+    (void)cudaGetLastError();
+    return Status(CAVS_ERROR_OUT_OF_MEMORY,
+                  description_ + ": could not create a CUDA event");
+  }
+  return joinNcclGroup(
+      id, rank, size, timeoutSeconds,
+      [this](cudaStream_t stream) {
+        bind();
+        joinEagerStreams();
+        record(cudaEventRecord(queuedWork_, main_));
+        record(cudaStreamWaitEvent(stream, queuedWork_, 0));
+      },
+      out);
+#else
+  (void)id, (void)rank, (void)size, (void)timeoutSeconds, (void)out;
+  return collectiveGroupId(nullptr);
+#endif
 }
 
 } // namespace

@@ -1,10 +1,11 @@
-//===- GradSync.cpp - dense buckets and touched-row unions ----------------===//
+//===- GradSync.cpp - dense buckets by readiness, touched-row unions -----===//
 //
-// Three rounds per step, each posted whole and then waited for: (1) the
-// dense buckets and the touched-row counts of every table, (2) the touched
-// row ids, (3) the tables, packed as their union rows or whole. Rows a rank
-// did not touch are zero in its store (GradStore's invariant), so packing
-// them adds zeros and the sums are exact.
+// Dense buckets go out as the backward pass finishes them (GradSync.h).
+// The tables take three rounds, each posted whole and then waited for: the
+// touched-row counts of every table, the row ids, then the tables, packed
+// as their union rows or whole. Rows a rank did not touch are zero in its
+// store (GradStore's invariant), so packing them adds zeros and the sums
+// are exact.
 //
 //===----------------------------------------------------------------------===//
 #include "dist/GradSync.h"
@@ -14,37 +15,101 @@
 
 namespace cavs::runtime {
 
-GradSync::GradSync(const GradStore &grads, int64_t bucketBytes,
-                   cavs_dist_sparse_mode sparseMode)
+GradSync::GradSync(const GradStore &grads, const cavs_program_desc &train,
+                   int64_t bucketBytes, cavs_dist_sparse_mode sparseMode)
     : bucketFloats_(std::max<int64_t>(1, bucketBytes / int64_t(sizeof(float)))),
-      sparseMode_(sparseMode) {
+      sparseMode_(sparseMode), numFunctions_(train.num_functions) {
   const ModelLayout &layout = grads.layout();
-  for (int32_t p = 0; p < layout.numParams(); ++p)
-    if (grads.tracksRows(p)) {
-      const cavs_param_info &info = layout.param(p);
-      tables_.push_back({p, info.offset, info.shape[0], info.shape[1]});
+  // A parameter no backward phase writes has a zero (or accumulated)
+  // gradient from the start: it goes with the first point.
+  std::vector<int32_t> finalPoint(layout.numParams(), 0);
+  for (int32_t f = 0; f < train.num_functions; ++f)
+    for (int phase = CAVS_PHASE_BACKWARD_EAGER; phase < CAVS_NUM_PHASES;
+         ++phase) {
+      const cavs_function_desc &function = train.functions[f];
+      const int32_t point = pointOf(static_cast<cavs_phase>(phase), f);
+      for (int32_t i = 0; i < function.num_grad_params[phase]; ++i) {
+        int32_t &last = finalPoint[function.grad_params[phase][i]];
+        last = std::max(last, point);
+      }
     }
-  std::sort(tables_.begin(), tables_.end(),
-            [](const Table &a, const Table &b) { return a.offset < b.offset; });
-  // Everything between the tables is one dense range: padding is zero on
-  // every rank, so summing it is harmless and saves splitting messages.
-  int64_t begin = 0;
-  for (const Table &table : tables_) {
-    if (table.offset > begin)
-      denseRanges_.push_back({begin, table.offset});
-    begin = table.offset + table.rows * table.cols;
+
+  std::vector<int32_t> byOffset(layout.numParams());
+  for (int32_t p = 0; p < layout.numParams(); ++p)
+    byOffset[p] = p;
+  std::sort(byOffset.begin(), byOffset.end(), [&](int32_t a, int32_t b) {
+    return layout.param(a).offset < layout.param(b).offset;
+  });
+  pointRanges_.resize(2 * numFunctions_ + 1);
+  // Neighbours in the buffer final at the same point are one range
+  // (padding between them is zero on every rank, so summing it is
+  // harmless and saves messages).
+  int32_t previousPoint = -1;
+  for (int32_t p : byOffset) {
+    const cavs_param_info &info = layout.param(p);
+    if (grads.tracksRows(p)) {
+      tables_.push_back({p, info.offset, info.shape[0], info.shape[1]});
+      previousPoint = -1;
+      continue;
+    }
+    std::vector<ElementRange> &ranges = pointRanges_[finalPoint[p]];
+    if (previousPoint == finalPoint[p])
+      ranges.back().end = info.offset + info.size;
+    else
+      ranges.push_back({info.offset, info.offset + info.size});
+    previousPoint = finalPoint[p];
   }
-  if (layout.size() > begin)
-    denseRanges_.push_back({begin, layout.size()});
   unions_.resize(tables_.size());
   packed_.resize(tables_.size());
 }
 
-Status GradSync::postSum(Communicator &comm, float *data, int64_t count,
+int32_t GradSync::pointOf(cavs_phase phase, int32_t function) const {
+  switch (phase) {
+  case CAVS_PHASE_BACKWARD_EAGER:
+    return function;
+  case CAVS_PHASE_BACKWARD_BODY:
+    return numFunctions_;
+  default:
+    return numFunctions_ + 1 + function;
+  }
+}
+
+void GradSync::beginStep() {
+  posted_ = 0;
+  stats_ = GradSyncStats();
+}
+
+Status GradSync::postUpTo(int32_t point, float *grads, const PostSum &post) {
+  for (; posted_ <= point; ++posted_)
+    for (const ElementRange &range : pointRanges_[posted_]) {
+      const int64_t count = range.end - range.begin;
+      CAVS_RETURN_IF_ERROR(
+          postSum(post, grads + range.begin, count, stats_.denseBuckets));
+      stats_.denseBytes += count * int64_t(sizeof(float));
+    }
+  return Status();
+}
+
+Status GradSync::postFinal(cavs_phase phase, int32_t function, float *grads,
+                           const PostSum &post) {
+  const int32_t point = pointOf(phase, function);
+  const int64_t before = stats_.denseBytes;
+  CAVS_RETURN_IF_ERROR(postUpTo(point, grads, post));
+  // The last point ends the pass: nothing after it overlaps.
+  if (point + 1 < int32_t(pointRanges_.size()))
+    stats_.earlyBytes += stats_.denseBytes - before;
+  return Status();
+}
+
+Status GradSync::postRest(float *grads, const PostSum &post) {
+  return postUpTo(int32_t(pointRanges_.size()) - 1, grads, post);
+}
+
+Status GradSync::postSum(const PostSum &post, float *data, int64_t count,
                          int32_t &pieces) {
   for (int64_t done = 0; done < count; done += bucketFloats_) {
-    CAVS_RETURN_IF_ERROR(comm.postAllreduceSum(
-        data + done, std::min(bucketFloats_, count - done)));
+    CAVS_RETURN_IF_ERROR(
+        post(data + done, std::min(bucketFloats_, count - done)));
     ++pieces;
   }
   return Status();
@@ -60,8 +125,7 @@ bool GradSync::sendDense(const Table &table, size_t unionRows) const {
   return int64_t(unionRows) * 2 >= table.rows;
 }
 
-Status GradSync::gatherRows(Communicator &comm, const GradStore &grads,
-                            GradSyncStats &stats) {
+Status GradSync::gatherRows(Communicator &comm, const GradStore &grads) {
   const int ranks = comm.size();
   const size_t numTables = tables_.size();
   std::vector<int32_t> localCounts(numTables), counts(numTables * ranks);
@@ -84,7 +148,7 @@ Status GradSync::gatherRows(Communicator &comm, const GradStore &grads,
       total += rankCounts[t][r];
     }
     gathered[t].resize(std::max(total, 1));
-    stats.indexBytes += int64_t(localCounts[t]) * int64_t(sizeof(int32_t));
+    stats_.indexBytes += int64_t(localCounts[t]) * int64_t(sizeof(int32_t));
     CAVS_RETURN_IF_ERROR(comm.postAllgatherv(
         grads.touchedRows(tables_[t].param).data(), localCounts[t],
         gathered[t].data(), rankCounts[t].data(), displs[t].data()));
@@ -102,31 +166,24 @@ Status GradSync::gatherRows(Communicator &comm, const GradStore &grads,
   return Status();
 }
 
-Status GradSync::run(Communicator &comm, GradStore &grads,
-                     GradSyncStats &stats) {
-  stats = GradSyncStats();
-  float *data = grads.data();
-  for (const ElementRange &range : denseRanges_) {
-    CAVS_RETURN_IF_ERROR(
-        postSum(comm, data + range.begin, range.end - range.begin,
-                stats.denseBuckets));
-    stats.denseBytes += (range.end - range.begin) * int64_t(sizeof(float));
-  }
+Status GradSync::sumTables(Communicator &comm, GradStore &grads) {
   if (tables_.empty())
-    return comm.wait("summing the gradients");
-  // The dense buckets progress while the row ids are exchanged.
-  CAVS_RETURN_IF_ERROR(gatherRows(comm, grads, stats));
-
+    return Status();
+  CAVS_RETURN_IF_ERROR(gatherRows(comm, grads));
+  const auto post = [&](float *data, int64_t count) {
+    return comm.postAllreduceSum(data, count);
+  };
+  float *data = grads.data();
   int32_t pieces = 0;
   for (size_t t = 0; t < tables_.size(); ++t) {
     const Table &table = tables_[t];
     float *values = data + table.offset;
     const std::vector<int32_t> &rows = unions_[t];
     if (sendDense(table, rows.size())) {
-      CAVS_RETURN_IF_ERROR(postSum(comm, values, table.rows * table.cols,
-                                   pieces));
-      stats.sparseBytes += table.rows * table.cols * int64_t(sizeof(float));
-      ++stats.sparseDenseTables;
+      CAVS_RETURN_IF_ERROR(
+          postSum(post, values, table.rows * table.cols, pieces));
+      stats_.sparseBytes += table.rows * table.cols * int64_t(sizeof(float));
+      ++stats_.sparseDenseTables;
       continue;
     }
     std::vector<float> &packed = packed_[t];
@@ -136,12 +193,11 @@ Status GradSync::run(Communicator &comm, GradStore &grads,
                   values + int64_t(rows[i]) * table.cols,
                   size_t(table.cols) * sizeof(float));
     CAVS_RETURN_IF_ERROR(
-        postSum(comm, packed.data(), int64_t(packed.size()), pieces));
-    stats.sparseRows += int64_t(rows.size());
-    stats.sparseBytes += int64_t(packed.size()) * int64_t(sizeof(float));
+        postSum(post, packed.data(), int64_t(packed.size()), pieces));
+    stats_.sparseRows += int64_t(rows.size());
+    stats_.sparseBytes += int64_t(packed.size()) * int64_t(sizeof(float));
   }
-  CAVS_RETURN_IF_ERROR(comm.wait("summing the gradients"));
-
+  CAVS_RETURN_IF_ERROR(comm.wait("summing the embedding gradients"));
   for (size_t t = 0; t < tables_.size(); ++t) {
     const Table &table = tables_[t];
     const std::vector<int32_t> &rows = unions_[t];

@@ -185,6 +185,18 @@ Status Communicator::postBroadcast(void *data, int64_t bytes, int root) {
   return Status();
 }
 
+Status Communicator::progress() {
+  CAVS_RETURN_IF_ERROR(checkHealthy());
+  int done = 0;
+  const int code = MPI_Testall(static_cast<int>(pending_.size()),
+                               pending_.data(), &done, MPI_STATUSES_IGNORE);
+  if (code != MPI_SUCCESS)
+    return mpiError(code, "summing gradients");
+  if (done)
+    pending_.clear();
+  return Status();
+}
+
 Status Communicator::wait(std::string_view what) {
   CAVS_RETURN_IF_ERROR(checkHealthy());
   using Clock = std::chrono::steady_clock;

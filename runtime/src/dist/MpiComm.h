@@ -64,6 +64,9 @@ public:
   /// `bytes` of `root` copied to every rank (split into int-sized pieces).
   Status postBroadcast(void *data, int64_t bytes, int root);
 
+  /// Lets posted operations progress without waiting for them (Open MPI
+  /// moves non-blocking collectives along only inside MPI calls).
+  Status progress();
   /// Waits for every posted operation, at most the timeout; `what` names
   /// them in the message of a failure. After a failure every later call
   /// fails at once: pending requests cannot be cancelled.

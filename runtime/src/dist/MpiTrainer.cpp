@@ -1,14 +1,18 @@
 //===- MpiTrainer.cpp - one data-parallel training step over MPI ----------===//
 //
 // A step: this rank's shard (dist/Shard.h), forward and backward through
-// the C ABI of the model instance, one all-gather in which the ranks agree
-// that they saw the same global batch and that nobody failed (so a bad
-// label on one rank fails the step everywhere, before any update, instead
-// of leaving the others waiting), the gradient sum (dist/GradSync.h), and
-// the optimizer step every rank applies identically.
+// the model instance, whose gradient listener (this trainer) starts the sum
+// of each dense bucket as soon as the backward pass has finished it
+// (dist/GradSync.h), on the host over MPI or on the GPUs with NCCL; one
+// all-gather in which the ranks agree that they saw the same global batch
+// and that nobody failed (so a bad label on one rank fails the step
+// everywhere, before any update, instead of leaving the others waiting);
+// the embedding tables' sum; the optimizer step every rank applies
+// identically.
 //
 //===----------------------------------------------------------------------===//
 #include "api/Handles.h"
+#include "api/ModelHandle.h"
 #include "cavs/checkpoint.h"
 #include "dist/GradSync.h"
 #include "dist/MpiComm.h"
@@ -57,15 +61,26 @@ struct Report {
   int32_t vertices;
 };
 
-class MpiTrainer final : public Trainer {
+/// What every rank says about summing on its GPU.
+struct DeviceSumsOffer {
+  int32_t able;
+  int32_t idBytes;
+  /// Rank 0's group id (NCCL's is 128 bytes).
+  char id[256];
+};
+
+class MpiTrainer final : public Trainer, private GradientListener {
 public:
   MpiTrainer(cavs_model *model, cavs_optimizer *optimizer)
       : model_(model), optimizer_(optimizer) {}
+  ~MpiTrainer() override { model_->impl.setGradientListener(nullptr, false); }
 
   Status init(const cavs_dist_options &options) {
     CAVS_RETURN_IF_ERROR(Communicator::create(options.timeout_seconds, comm_));
+    ModelInstance &instance = model_->impl;
     GradStore &grads = cavs_model_grads(model_)->impl;
-    sync_ = std::make_unique<GradSync>(grads, options.bucket_bytes,
+    sync_ = std::make_unique<GradSync>(grads, instance.definition().train,
+                                       options.bucket_bytes,
                                        options.sparse_mode);
     int32_t tables = 0;
     for (int32_t p = 0; p < grads.layout().numParams(); ++p)
@@ -73,33 +88,60 @@ public:
     ParamStore &params = cavs_model_params(model_)->impl;
     CAVS_RETURN_IF_ERROR(
         checkSameReplica(*comm_, params, optimizer_->impl, tables));
-    return broadcastReplica(*comm_, params, optimizer_->impl);
+    CAVS_RETURN_IF_ERROR(broadcastReplica(*comm_, params, optimizer_->impl));
+    CAVS_RETURN_IF_ERROR(joinDeviceSums(options));
+    // On a GPU without device sums the gradients reach the store only at
+    // the end of the pass: nothing to listen to.
+    if (!instance.device() || deviceSums_)
+      instance.setGradientListener(this, /*keepDenseOnDevice=*/true);
+    return Status();
   }
 
   int32_t rank() const override { return comm_->rank(); }
   int32_t size() const override { return comm_->size(); }
   const cavs_dist_stats &stats() const override { return stats_; }
+  const char *denseSums() const override {
+    return deviceSums_ ? "NCCL" : "MPI";
+  }
 
   Status step(const GraphBatch &globalBatch, double &loss) override {
     Stopwatch total;
     cavs_dist_stats stats{};
     stats.global_vertices = globalBatch.numVertices();
     Stopwatch compute;
+    sync_->beginStep();
+    passGrads_ = nullptr;
     Report mine{fingerprint(globalBatch), 0.0, CAVS_OK, 0};
     Status local = computeShard(globalBatch, mine, stats);
+    // Every rank posts every bucket, also when its pass failed or did not
+    // run: the collectives must match across the ranks.
+    GradStore &grads = cavs_model_grads(model_)->impl;
+    float *rest = passGrads_ ? passGrads_
+                  : deviceSums_ ? model_->impl.gradientsWithoutPass()
+                                : grads.data();
+    if (local.ok())
+      local = sync_->postRest(rest, postSum());
+    else
+      (void)sync_->postRest(rest, postSum());
     mine.status = local.code();
     stats.compute_seconds = compute.seconds();
 
     Stopwatch comm;
     CAVS_RETURN_IF_ERROR(agree(mine, std::move(local), loss));
-    GradSyncStats sent;
-    CAVS_RETURN_IF_ERROR(
-        sync_->run(*comm_, cavs_model_grads(model_)->impl, sent));
+    if (deviceSums_) {
+      CAVS_RETURN_IF_ERROR(
+          deviceSums_->wait("summing the dense gradients on the GPUs"));
+      CAVS_RETURN_IF_ERROR(model_->impl.addDenseDeviceGradients());
+    }
+    CAVS_RETURN_IF_ERROR(sync_->sumTables(*comm_, grads));
     stats.comm_seconds = comm.seconds();
     CAVS_RETURN_IF_ERROR(fromC(cavs_model_step(model_, optimizer_)));
 
+    const GradSyncStats &sent = sync_->stats();
     stats.dense_buckets = sent.denseBuckets;
     stats.dense_bytes = sent.denseBytes;
+    stats.early_bytes = sent.earlyBytes;
+    stats.dense_on_gpus = deviceSums_ ? 1 : 0;
     stats.sparse_rows = sent.sparseRows;
     stats.sparse_bytes = sent.sparseBytes;
     stats.sparse_dense_tables = sent.sparseDenseTables;
@@ -131,6 +173,82 @@ public:
   }
 
 private:
+  /// Where the dense buckets go: NCCL on the GPUs or MPI on the host.
+  GradSync::PostSum postSum() {
+    if (deviceSums_)
+      return [this](float *data, int64_t count) {
+        return deviceSums_->postAllreduceSum(data, count);
+      };
+    return [this](float *data, int64_t count) {
+      return comm_->postAllreduceSum(data, count);
+    };
+  }
+
+  Status phaseDone(cavs_phase phase, int32_t function, float *grads) override {
+    passGrads_ = grads;
+    CAVS_RETURN_IF_ERROR(sync_->postFinal(phase, function, grads, postSum()));
+    // Moves the buckets posted so far along while the pass goes on.
+    return comm_->progress();
+  }
+
+  /// Decides with the other ranks whether the dense gradients are summed
+  /// on the GPUs, and joins the NCCL group if so.
+  Status joinDeviceSums(const cavs_dist_options &options) {
+    DeviceBackend *device = model_->impl.device();
+    const bool wanted = options.gpu_sums != CAVS_DIST_GPU_SUMS_MPI;
+    DeviceSumsOffer mine{};
+    std::string id;
+    Status local;
+    if (!wanted)
+      local = Status(CAVS_ERROR_UNSUPPORTED, "gpu_sums is MPI");
+    else if (!device)
+      local = makeError(CAVS_ERROR_UNSUPPORTED,
+                        "rank {}'s model runs on the CPU", rank());
+    else
+      local = device->collectiveGroupId(rank() == 0 ? &id : nullptr);
+    if (local.ok() && id.size() > sizeof(mine.id))
+      local = makeError(CAVS_ERROR_INTERNAL, "a group id of {} bytes",
+                        id.size());
+    mine.able = local.ok() ? 1 : 0;
+    mine.idBytes = static_cast<int32_t>(local.ok() ? id.size() : 0);
+    std::copy(id.begin(), id.begin() + mine.idBytes, mine.id);
+    std::vector<DeviceSumsOffer> all(size());
+    CAVS_RETURN_IF_ERROR(
+        comm_->postAllgather(&mine, sizeof(mine), all.data()));
+    CAVS_RETURN_IF_ERROR(comm_->wait("choosing where to sum gradients"));
+    for (int r = 0; r < size(); ++r) {
+      if (all[r].able)
+        continue;
+      if (options.gpu_sums != CAVS_DIST_GPU_SUMS_NCCL)
+        return Status(); // AUTO or MPI: every rank sums over MPI
+      if (r == rank())
+        return std::move(local).withPrefix(
+            "distributed training: gpu_sums is NCCL, but this rank cannot "
+            "sum on its GPU: ");
+      return makeError(CAVS_ERROR_UNSUPPORTED,
+                       "distributed training: gpu_sums is NCCL, but rank {} "
+                       "cannot sum on its GPU (see its message)",
+                       r);
+    }
+    const DeviceSumsOffer &root = all[0];
+    Status joined = device->joinCollectiveGroup(
+        std::string(root.id, root.id + root.idBytes), rank(), size(),
+        comm_->timeoutSeconds(), deviceSums_);
+    // Every rank must know that every other joined before relying on it.
+    double failed = joined.ok() ? 0 : 1;
+    CAVS_RETURN_IF_ERROR(comm_->postAllreduceSum(&failed, 1));
+    CAVS_RETURN_IF_ERROR(comm_->wait("joining the NCCL group"));
+    if (!joined.ok())
+      return joined;
+    if (failed) {
+      deviceSums_.reset();
+      return Status(CAVS_ERROR_IO, "distributed training: another rank "
+                                   "could not join the NCCL group (see its "
+                                   "message)");
+    }
+    return Status();
+  }
+
   /// Forward and backward over this rank's samples; a rank without
   /// samples contributes zero gradients and loss.
   Status computeShard(const GraphBatch &globalBatch, Report &mine,
@@ -178,7 +296,10 @@ private:
                             r);
     }
     if (!failure.ok()) {
-      // The partial gradients of this step must not leak into the next.
+      // The sums in flight finish before their buffers are reused, and the
+      // partial gradients of this step must not leak into the next.
+      if (deviceSums_)
+        (void)deviceSums_->wait("summing the gradients of a failed step");
       cavs_grad_store_zero(cavs_model_grads(model_));
       return failure;
     }
@@ -192,6 +313,10 @@ private:
   cavs_optimizer *optimizer_;
   std::unique_ptr<Communicator> comm_;
   std::unique_ptr<GradSync> sync_;
+  /// The NCCL group when the dense gradients are summed on the GPUs.
+  std::unique_ptr<DeviceCollectives> deviceSums_;
+  /// The buffer this step's pass writes its gradients to, once known.
+  float *passGrads_ = nullptr;
   std::unique_ptr<cavs_graph_batch> shard_;
   cavs_dist_stats stats_{};
 };

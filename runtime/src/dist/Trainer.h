@@ -30,6 +30,8 @@ public:
   /// Rank 0 writes the checkpoint; every rank returns its status.
   virtual Status save(const char *path) = 0;
   virtual const cavs_dist_stats &stats() const = 0;
+  /// "MPI" or "NCCL": where the dense gradients are summed.
+  virtual const char *denseSums() const = 0;
 };
 
 /// Whether createTrainer can succeed in this build.

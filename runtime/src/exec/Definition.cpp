@@ -106,8 +106,34 @@ Status checkIoList(const std::string &model, const cavs_function_desc &fn,
   return Status();
 }
 
+/// Each phase's gradient list: parameter indices, ascending, in range (the
+/// distributed trainer indexes by them).
+Status checkGradParams(const std::string &model, const cavs_function_desc &fn,
+                       int32_t numParams) {
+  for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase) {
+    const int32_t count = fn.num_grad_params[phase];
+    const int32_t *params = fn.grad_params[phase];
+    if (count < 0 || count > numParams || (count > 0 && !params))
+      return makeError(kInvalid,
+                       "model '{}', vertex function '{}': phase {} lists {} "
+                       "parameter gradients{}",
+                       model, fn.name, phase, count,
+                       count > 0 ? " in a NULL array" : "");
+    for (int32_t i = 0; i < count; ++i)
+      if (params[i] < 0 || params[i] >= numParams ||
+          (i > 0 && params[i] <= params[i - 1]))
+        return makeError(kInvalid,
+                         "model '{}', vertex function '{}': phase {} lists "
+                         "parameter {} at {}; the list must ascend within "
+                         "[0, {})",
+                         model, fn.name, phase, params[i], i, numParams);
+  }
+  return Status();
+}
+
 Status checkFunction(const std::string &model, const char *program,
-                     int32_t index, const cavs_function_desc &fn) {
+                     int32_t index, const cavs_function_desc &fn,
+                     int32_t numParams) {
   if (!fn.name || !*fn.name)
     return makeError(kInvalid,
                      "model '{}': vertex function {} of the {} program has "
@@ -124,11 +150,12 @@ Status checkFunction(const std::string &model, const char *program,
   CAVS_RETURN_IF_ERROR(
       checkFloats(model, prefix + ": scratch_floats", fn.scratch_floats));
   CAVS_RETURN_IF_ERROR(checkIoList(model, fn, /*isPush=*/false));
-  return checkIoList(model, fn, /*isPush=*/true);
+  CAVS_RETURN_IF_ERROR(checkIoList(model, fn, /*isPush=*/true));
+  return checkGradParams(model, fn, numParams);
 }
 
 Status checkProgram(const std::string &model, const char *name,
-                    const cavs_program_desc &program) {
+                    const cavs_program_desc &program, int32_t numParams) {
   if (program.num_functions < 1)
     return makeError(kInvalid,
                      "model '{}': the {} program has {} vertex functions; it "
@@ -140,7 +167,8 @@ Status checkProgram(const std::string &model, const char *name,
                      "NULL",
                      model, name);
   for (int32_t f = 0; f < program.num_functions; ++f)
-    CAVS_RETURN_IF_ERROR(checkFunction(model, name, f, program.functions[f]));
+    CAVS_RETURN_IF_ERROR(
+        checkFunction(model, name, f, program.functions[f], numParams));
   return Status();
 }
 
@@ -256,8 +284,10 @@ Status checkDefinition(const cavs_model_def &def, const ModelLayout &layout,
   const std::string &model = layout.name();
   CAVS_RETURN_IF_ERROR(checkFloats(model, "the state width", def.state_width));
   CAVS_RETURN_IF_ERROR(checkSparseParams(def, layout));
-  CAVS_RETURN_IF_ERROR(checkProgram(model, "train", def.train));
-  CAVS_RETURN_IF_ERROR(checkProgram(model, "infer", def.infer));
+  CAVS_RETURN_IF_ERROR(
+      checkProgram(model, "train", def.train, layout.numParams()));
+  CAVS_RETURN_IF_ERROR(
+      checkProgram(model, "infer", def.infer, layout.numParams()));
   if (def.train.num_functions != def.infer.num_functions)
     return makeError(kInvalid,
                      "model '{}': the train program has {} vertex functions "

@@ -177,17 +177,10 @@ Status ModelInstance::finishBackward() {
         return grads.markRows(param, marked.data(), int64_t(marked.size()));
       }).withPrefix(fmt::format("model '{}', backward pass on {}: ", name(),
                                 deviceName())));
-  float *host = grads.data();
-  for (const ElementRange &span : denseSpans(grads)) {
-    const int64_t count = span.end - span.begin;
-    hostStaging_.resize(count);
-    CAVS_RETURN_IF_ERROR(device_->download(hostStaging_.data(),
-                                           deviceGrads_.data() + span.begin,
-                                           count * int64_t(sizeof(float))));
-    for (int64_t i = 0; i < count; ++i)
-      host[span.begin + i] += hostStaging_[i];
-  }
+  if (!keepDenseOnDevice_)
+    CAVS_RETURN_IF_ERROR(addDenseDeviceGradients());
   // Of a table, only the touched rows (marked above) can be nonzero.
+  float *host = grads.data();
   return forEachTouchedTable(grads, [&](const TouchedTable &touched) {
     const int64_t width = touched.width;
     const float *packed = packRows(deviceGrads_.data() + touched.offset,
@@ -202,6 +195,28 @@ Status ModelInstance::finishBackward() {
         table[touched.rows[r] * width + c] += hostStaging_[r * width + c];
     return Status();
   });
+}
+
+Status ModelInstance::addDenseDeviceGradients() {
+  GradStore &grads = grads_->impl;
+  float *host = grads.data();
+  for (const ElementRange &span : denseSpans(grads)) {
+    const int64_t count = span.end - span.begin;
+    hostStaging_.resize(count);
+    CAVS_RETURN_IF_ERROR(device_->download(hostStaging_.data(),
+                                           deviceGrads_.data() + span.begin,
+                                           count * int64_t(sizeof(float))));
+    for (int64_t i = 0; i < count; ++i)
+      host[span.begin + i] += hostStaging_[i];
+  }
+  return Status();
+}
+
+float *ModelInstance::gradientsWithoutPass() {
+  if (!device_)
+    return grads_->impl.data();
+  deviceGrads_.reserveZeroed(params_->impl.layout().size());
+  return deviceGrads_.data();
 }
 
 const float *ModelInstance::packRows(const float *table,

@@ -19,11 +19,26 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace cavs::runtime {
 
 /// The batching class of a phase (cavs_phase % 3).
 enum class PhaseClass { Eager = 0, Body = 1, Lazy = 2 };
+
+/// Sums over the ranks of a job in device memory (NCCL), for the
+/// distributed trainer's dense gradients.
+class DeviceCollectives {
+public:
+  virtual ~DeviceCollectives() = default;
+  /// Queues an in-place sum over the ranks of device data[0, count), after
+  /// all work queued on the device so far.
+  virtual Status postAllreduceSum(float *data, int64_t count) = 0;
+  /// Waits for every queued sum, at most the group's timeout; `what` names
+  /// them in a failure. After a failure (a rank died or hangs, an NCCL
+  /// error) the group is aborted and every later call fails at once.
+  virtual Status wait(std::string_view what) = 0;
+};
 
 /// One GPU, used by one model instance.
 class DeviceBackend {
@@ -61,6 +76,18 @@ public:
   /// checked op's fault with the CPU op's message, or a CUDA error) and
   /// hands the staged mark_rows indices to `mark`.
   virtual Status finishPass(const MarkRows &mark) = 0;
+
+  /// Makes `*id`, the bytes rank 0 hands every rank to join one collective
+  /// group (ncclGetUniqueId); with a null `id` only checks that this
+  /// device could join one. CAVS_ERROR_UNSUPPORTED, saying what is
+  /// missing, when it cannot (no NCCL).
+  virtual Status collectiveGroupId(std::string *id) = 0;
+  /// Joins the group `id` as `rank` of `size` ranks, waiting at most
+  /// `timeoutSeconds` for the others (collective over the ranks). The
+  /// group must not outlive this backend.
+  virtual Status joinCollectiveGroup(const std::string &id, int32_t rank,
+                                     int32_t size, double timeoutSeconds,
+                                     std::unique_ptr<DeviceCollectives> &out) = 0;
 };
 
 /// Opens GPU `ordinal` for a model whose library has CUDA code `cuda`:

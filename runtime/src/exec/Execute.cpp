@@ -210,6 +210,13 @@ cavs_status ModelInstance::runPhase(cavs_phase_fn fn, cavs_call &call,
   return status;
 }
 
+Status ModelInstance::notifyPhaseDone(cavs_phase phase, int32_t function) {
+  if (!gradientListener_ || !isBackward(phase))
+    return Status();
+  return gradientListener_->phaseDone(
+      phase, function, device_ ? deviceGrads_.data() : grads_->impl.data());
+}
+
 Status ModelInstance::phaseFailed(cavs_status status,
                                   const cavs_function_desc &function,
                                   cavs_phase phase) const {
@@ -227,8 +234,10 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     const int32_t begin = schedule_.typeRowOffsets[f];
     const int32_t rows = schedule_.typeRowOffsets[f + 1] - begin;
     const cavs_phase_fn run = phaseOf(program, f, phase);
-    if (!run || rows == 0)
+    if (!run || rows == 0) {
+      CAVS_RETURN_IF_ERROR(notifyPhaseDone(phase, f));
       continue;
+    }
     cavs_call call = baseCall(f, isBackward(phase));
     call.rows = rows;
     call.arena = functions_[f].arena.data();
@@ -238,6 +247,7 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     call.vertices = vertices_ + begin;
     if (cavs_status status = runPhase(run, call, phase, f); status != CAVS_OK)
       return phaseFailed(status, fn, phase);
+    CAVS_RETURN_IF_ERROR(notifyPhaseDone(phase, f));
   }
   seconds = watch.seconds();
   return Status();
@@ -269,7 +279,7 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
       return phaseFailed(status, fn, phase);
   }
   seconds = watch.seconds();
-  return Status();
+  return notifyPhaseDone(phase, -1);
 }
 
 void ModelInstance::addWork(const cavs_program_desc &program, int first,

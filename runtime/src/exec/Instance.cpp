@@ -181,6 +181,12 @@ Status ModelInstance::inputGrad(std::string_view name, const float *&data,
   return Status();
 }
 
+void ModelInstance::setGradientListener(GradientListener *listener,
+                                        bool keepDenseOnDevice) {
+  gradientListener_ = listener;
+  keepDenseOnDevice_ = listener && keepDenseOnDevice && device_;
+}
+
 Status ModelInstance::step(Optimizer &optimizer) {
   Stopwatch watch;
   const uint64_t generation = params_->impl.generation();

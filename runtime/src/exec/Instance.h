@@ -24,6 +24,22 @@
 
 namespace cavs::runtime {
 
+/// Told when the parameter gradients of a backward pass become final, so
+/// that the distributed trainer (dist/) can start summing them over the
+/// ranks while the rest of the pass runs.
+class GradientListener {
+public:
+  virtual ~GradientListener() = default;
+  /// Backward phase `phase` of vertex function `function` has run (or had
+  /// nothing to run); for the body phase, which interleaves the functions,
+  /// once after all of it with `function` -1. `grads` is the flat buffer
+  /// the phases add gradients to: the gradient store on a CPU, the device
+  /// copy on a GPU (where queued work may still be writing it: queue work
+  /// after it, do not read it). A failure fails the pass.
+  virtual Status phaseDone(cavs_phase phase, int32_t function,
+                           float *grads) = 0;
+};
+
 /// One instance of a compiled model; not thread-safe.
 class ModelInstance {
 public:
@@ -68,6 +84,22 @@ public:
                    int64_t &width) const;
   /// One update of the parameters by `optimizer`, then zeroed gradients.
   Status step(Optimizer &optimizer);
+
+  /// Sets (null: removes) the listener of the backward passes. With
+  /// `keepDenseOnDevice` a GPU instance leaves the gradients of parameters
+  /// that do not track rows on the device after a backward pass, for the
+  /// listener to sum there; addDenseDeviceGradients() then adds them to the
+  /// store.
+  void setGradientListener(GradientListener *listener, bool keepDenseOnDevice);
+  /// Adds the device gradients of the parameters that do not track rows to
+  /// the store (blocking; a GPU instance with keepDenseOnDevice only).
+  Status addDenseDeviceGradients();
+  /// The buffer a backward pass would give its GradientListener, for a
+  /// rank that runs no pass this step: the store on a CPU, the device copy
+  /// zeroed on a GPU (a pass's gradients, not the store's, live there).
+  float *gradientsWithoutPass();
+  /// The GPU the passes run on, or null.
+  DeviceBackend *device() { return device_.get(); }
 
   const cavs_model_timing &timing() const { return timing_; }
   const cavs_model_work &work() const { return work_; }
@@ -136,6 +168,8 @@ private:
   /// Runs one phase call, between the device's phase hooks on a GPU.
   cavs_status runPhase(cavs_phase_fn fn, cavs_call &call, cavs_phase phase,
                        int32_t function);
+  /// Tells the gradient listener, if any, that a backward phase is done.
+  Status notifyPhaseDone(cavs_phase phase, int32_t function);
 
   // Device.cpp: what a GPU instance adds to the passes.
   Status openDevice(const cavs_device_options &device);
@@ -195,6 +229,8 @@ private:
   GrowBuffer deviceRowIndex_, devicePacked_;
   /// The parameter store's generation deviceParams_ holds.
   uint64_t uploadedGeneration_ = 0;
+  GradientListener *gradientListener_ = nullptr;
+  bool keepDenseOnDevice_ = false;
   /// Host staging of dense spans and packed rows, both ways.
   std::vector<float> hostStaging_;
   int32_t numVertices_ = 0;
