@@ -31,6 +31,9 @@ namespace {
 
 using cavs::test::TreeSizes;
 
+/// ctest's SKIP_RETURN_CODE (run_mpi.py also looks for "SKIPPED:").
+constexpr int kSkip = 77;
+
 /// --name value pairs after the mode.
 struct Args {
   std::string mode;
@@ -114,6 +117,11 @@ int compare(const Args &args) {
                                 : "0");
   const std::string device = args.get("device", "cpu");
   const std::string gpuSums = args.get("gpu-sums", "auto");
+  int32_t gpus = 0;
+  if (device != "cpu" && cavs_cuda_device_count(&gpus) != CAVS_OK) {
+    std::printf("SKIPPED: no GPU: %s\n", cavs_last_error_message());
+    return kSkip;
+  }
   cavs::Model model(*treelstm_model_def(), 1 + rankGuess, device.c_str());
   cavs::Optimizer optimizer(model.params(), options);
   cavs_dist_options settings = cavs::dist::defaults();

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs one data-parallel test under mpirun on this machine (ctest).
 
-Skips (exit 77, ctest's SKIP_RETURN_CODE) when mpirun is missing. Adds
+Skips (exit 77, ctest's SKIP_RETURN_CODE) when mpirun is missing, or when
+the job fails after printing "SKIPPED:" (a GPU test without a GPU). Adds
 --oversubscribe (more ranks than cores is fine for correctness) and, as
 root, Open MPI's run-as-root switches. With --expect-failure the job must
 end non-zero within --max-seconds and print --message; --then runs a
@@ -71,6 +72,8 @@ def main():
             print(f"FAIL: the failure took over {args.max_seconds} s")
             return 1
     elif code != 0:
+        if "SKIPPED:" in output:
+            return SKIP
         print("FAIL: the job failed")
         return 1
     if args.message and not re.search(args.message, output):
