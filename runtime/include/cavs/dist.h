@@ -1,4 +1,4 @@
-//===- dist.h - data-parallel training across processes (MPI) -------------===//
+//===- dist.h - data-parallel training across processes (MPI, NCCL) -------===//
 //
 // Data-parallel training of one model over several processes ("ranks",
 // started by mpirun). Every rank holds a replica of the model and the same
@@ -118,8 +118,9 @@ typedef struct cavs_dist_trainer cavs_dist_trainer;
 /// others. Collective: every rank must call it. `model` and `optimizer`
 /// (created for the model's parameters) must outlive the trainer;
 /// `options` may be NULL for the defaults. Fails with
-/// CAVS_ERROR_UNSUPPORTED without MPI or for a model with f32 inputs (the
-/// trainer cannot shard set_input data), CAVS_ERROR_INVALID_ARGUMENT for
+/// CAVS_ERROR_UNSUPPORTED without MPI, for a model with f32 inputs (the
+/// trainer cannot shard set_input data) or when gpu_sums is NCCL and a
+/// rank cannot sum on its GPU (naming it), CAVS_ERROR_INVALID_ARGUMENT for
 /// mismatched replicas or bad options, CAVS_ERROR_IO when a rank does not
 /// answer in time.
 CAVS_API cavs_status cavs_dist_trainer_create(cavs_model *model,

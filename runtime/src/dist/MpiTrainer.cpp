@@ -73,7 +73,6 @@ class MpiTrainer final : public Trainer, private GradientListener {
 public:
   MpiTrainer(cavs_model *model, cavs_optimizer *optimizer)
       : model_(model), optimizer_(optimizer) {}
-  ~MpiTrainer() override { model_->impl.setGradientListener(nullptr, false); }
 
   Status init(const cavs_dist_options &options) {
     CAVS_RETURN_IF_ERROR(Communicator::create(options.timeout_seconds, comm_));
@@ -92,8 +91,7 @@ public:
     CAVS_RETURN_IF_ERROR(joinDeviceSums(options));
     // On a GPU without device sums the gradients reach the store only at
     // the end of the pass: nothing to listen to.
-    if (!instance.device() || deviceSums_)
-      instance.setGradientListener(this, /*keepDenseOnDevice=*/true);
+    listens_ = !instance.device() || deviceSums_;
     return Status();
   }
 
@@ -112,7 +110,12 @@ public:
     sync_->beginStep();
     passGrads_ = nullptr;
     Report mine{fingerprint(globalBatch), 0.0, CAVS_OK, 0};
+    // Only this step's pass posts sums: a backward pass the application
+    // runs between steps must not.
+    if (listens_)
+      model_->impl.setGradientListener(this, /*keepDenseOnDevice=*/true);
     Status local = computeShard(globalBatch, mine, stats);
+    model_->impl.setGradientListener(nullptr, false);
     // Every rank posts every bucket, also when its pass failed or did not
     // run: the collectives must match across the ranks.
     GradStore &grads = cavs_model_grads(model_)->impl;
@@ -315,6 +318,9 @@ private:
   std::unique_ptr<GradSync> sync_;
   /// The NCCL group when the dense gradients are summed on the GPUs.
   std::unique_ptr<DeviceCollectives> deviceSums_;
+  /// Whether the trainer listens to its passes (not on GPU ranks that sum
+  /// on the host).
+  bool listens_ = false;
   /// The buffer this step's pass writes its gradients to, once known.
   float *passGrads_ = nullptr;
   std::unique_ptr<cavs_graph_batch> shard_;
