@@ -34,6 +34,7 @@ int main(int argc, char **argv) {
       "h", cavs::TreeTyping::OneType, CAVS_EXAMPLE_DATA_DIR,
       CAVS_EXAMPLE_SYNTHETIC_DIR);
   spec.retype = chooseCells;
+  spec.distributed = true; // --distributed: see docs/distributed.md
   return cavs_examples::runSstClassifier<cavs_models::treelstm2type>(spec, argc,
                                                                      argv);
 }

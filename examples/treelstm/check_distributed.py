@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks treelstm-train --distributed against one process (ctest).
+"""Checks an SST app's --distributed against one process (ctest).
 
 Trains briefly on the synthetic SST sample twice with the same global
 batches and seed: in one process, and under `mpirun -np 2` through
@@ -79,8 +79,9 @@ def main():
     # A last batch of 10 trees, so the shards are uneven too.
     train = ["--synthetic", "--epochs", "2", "--max-train", "310",
              "--threads", "1", "--seed", "3"]
-    single_ckpt = os.path.join(args.work, "treelstm-single.ckpt")
-    dist_ckpt = os.path.join(args.work, "treelstm-dist.ckpt")
+    name = os.path.basename(args.app)
+    single_ckpt = os.path.join(args.work, name + "-single.ckpt")
+    dist_ckpt = os.path.join(args.work, name + "-dist.ckpt")
     code, output = run([args.app] + train + ["--checkpoint", single_ckpt], env)
     if code != 0:
         print("FAIL: the single-process run failed")
@@ -122,8 +123,9 @@ def main():
                         f"{args.min_test_acc}%: it did not learn")
 
     # The ranks' checkpoint in one process, evaluate-only.
-    code, output = run([args.app, "--synthetic", "--threads", "1",
-                        "--evaluate", dist_ckpt], env)
+    # The same seed: treelstm2type derives each vertex's cell from it.
+    code, output = run([args.app, "--synthetic", "--threads", "1", "--seed",
+                        "3", "--evaluate", dist_ckpt], env)
     loaded = RESTORED.findall(output)
     if code != 0 or not loaded:
         failures.append("the distributed checkpoint did not load in one "
