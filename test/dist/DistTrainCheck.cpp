@@ -5,6 +5,8 @@
 //            single-process reference on the whole global batch; after each
 //            step loss and parameters must agree within 1e-5 (relative), and
 //            checkpoints must move between the two (N ranks -> 1, 1 -> N).
+//            With --bad-step K, step K's batch has a bad label: the step
+//            must fail on every rank and change nothing.
 //   fail     trains and checkpoints every step until one rank kills itself
 //            or hangs at a given step: the others must fail with a message.
 //   load     (one process) loads a checkpoint into a fresh model.
@@ -103,6 +105,46 @@ bool close(double a, double b, double tolerance) {
   return std::fabs(a - b) <= tolerance * std::max(std::fabs(b), 1e-30);
 }
 
+/// Every parameter's values.
+std::vector<std::vector<float>> snapshot(cavs::Model &model) {
+  const cavs_model_desc &desc = *treelstm_model_def()->model;
+  std::vector<std::vector<float>> values;
+  for (int32_t p = 0; p < desc.num_params; ++p) {
+    cavs::Span<float> param = model.param(desc.params[p].name);
+    values.emplace_back(param.begin(), param.end());
+  }
+  return values;
+}
+
+/// A global batch whose sample 0 has a label out of range: the rank that
+/// gets it fails, and so must every other rank, before any parameter or
+/// optimizer state changes (the next steps' agreement with one process
+/// checks that no gradient of the failed step leaks into them).
+bool failsEverywhere(cavs::dist::Trainer &trainer, cavs::Model &model,
+                     int step, int batchSize, TreeSizes sizes) {
+  const std::vector<std::vector<float>> before = snapshot(model);
+  cavs::GraphBatch bad = cavs::test::makeTreeBatch(
+      100 + step, batchSize, sizes, vocabulary(), /*badLabelSample=*/0);
+  std::string message = "(no error)";
+  try {
+    trainer.step(bad);
+  } catch (const cavs::Error &error) {
+    message = error.what();
+  }
+  const bool failed = message.find("label 5 is out of range") !=
+                          std::string::npos ||
+                      message.find("failed this step") != std::string::npos;
+  const bool unchanged = snapshot(model) == before;
+  std::printf("rank %d: step %d (a bad label): %s\n", trainer.rank(), step,
+              message.c_str());
+  if (!failed || !unchanged)
+    std::fprintf(stderr, "rank %d: step %d: the bad label %s\n",
+                 trainer.rank(), step,
+                 !failed ? "did not fail the step"
+                         : "failed the step but parameters changed");
+  return failed && unchanged;
+}
+
 int compare(const Args &args) {
   const int steps = args.number("steps", 3);
   const int batchSize = args.number("batch", 12);
@@ -159,7 +201,12 @@ int compare(const Args &args) {
   if (!ok)
     std::fprintf(stderr, "rank %d: parameters differ from rank 0's after "
                          "the broadcast\n", trainer.rank());
+  const int badStep = args.number("bad-step", -1);
   for (int step = 0; step < steps; ++step) {
+    if (step == badStep) {
+      ok &= failsEverywhere(trainer, model, step, batchSize, sizes);
+      continue;
+    }
     cavs::GraphBatch batch =
         cavs::test::makeTreeBatch(100 + step, batchSize, sizes, vocabulary());
     const double loss = trainer.step(batch);

@@ -31,7 +31,7 @@ int32_t leavesOf(std::mt19937_64 &random, int32_t index, TreeSizes sizes) {
 } // namespace
 
 GraphBatch makeTreeBatch(uint64_t seed, int32_t samples, TreeSizes sizes,
-                         int32_t vocabulary) {
+                         int32_t vocabulary, int32_t badLabelSample) {
   std::mt19937_64 random(seed);
   GraphBuilder builder({0, 2});
   builder.addAttribute("word");
@@ -58,6 +58,8 @@ GraphBatch makeTreeBatch(uint64_t seed, int32_t samples, TreeSizes sizes,
       words.push_back(-1);
       labels.push_back(int32_t(random() % 5));
     }
+    if (s == badLabelSample)
+      labels.back() = 5;
     builder.addSample(types, children, {words, labels});
   }
   return builder.finalize();

@@ -26,9 +26,11 @@ enum class TreeSizes {
   Uneven,
 };
 
-/// `samples` trees drawn from `seed`, words in [0, vocabulary).
+/// `samples` trees drawn from `seed`, words in [0, vocabulary), labels in
+/// [0, 5), except that the root of sample `badLabelSample` (if any) gets
+/// label 5, which the model rejects.
 GraphBatch makeTreeBatch(uint64_t seed, int32_t samples, TreeSizes sizes,
-                         int32_t vocabulary);
+                         int32_t vocabulary, int32_t badLabelSample = -1);
 
 } // namespace cavs::test
 
