@@ -79,15 +79,20 @@ std::string gradListName(StringRef program, VertexOp vertex, size_t phase) {
 void writeProgram(const CompiledProgram &program, const ParamOrder &order,
                   StringRef name, raw_ostream &os) {
   declarePhases(program, os);
+  // Per function and phase: its counts and its gradient list.
+  std::vector<std::array<PhaseStats, 6>> stats;
+  std::vector<std::array<llvm::SmallVector<int32_t>, 6>> grads;
   for (const VertexFunctionSymbols &function : program.functions) {
     VertexOp vertex = function.vertex;
-    for (auto [phase, stats] : llvm::enumerate(vertexPhaseStats(vertex))) {
-      llvm::SmallVector<int32_t> grads = gradParamIndices(stats, order);
-      if (grads.empty())
+    stats.push_back(vertexPhaseStats(vertex));
+    grads.emplace_back();
+    for (size_t phase = 0; phase < 6; ++phase) {
+      grads.back()[phase] = gradParamIndices(stats.back()[phase], order);
+      if (grads.back()[phase].empty())
         continue;
       os << "static const int32_t " << gradListName(name, vertex, phase)
          << "[] = {";
-      llvm::interleaveComma(grads, os);
+      llvm::interleaveComma(grads.back()[phase], os);
       os << "};\n";
     }
     for (auto [kind, list] : {std::pair{"pulls", vertex.getPulls()},
@@ -100,7 +105,7 @@ void writeProgram(const CompiledProgram &program, const ParamOrder &order,
       }
   }
   os << "static const cavs_function_desc " << name << "_functions[] = {\n";
-  for (const VertexFunctionSymbols &function : program.functions) {
+  for (auto [f, function] : llvm::enumerate(program.functions)) {
     VertexOp vertex = function.vertex;
     auto width = [&](StringRef attr) {
       return vertex->getAttrOfType<IntegerAttr>(attr).getInt();
@@ -118,22 +123,20 @@ void writeProgram(const CompiledProgram &program, const ParamOrder &order,
     llvm::interleaveComma(function.phases, os, [&](const std::string &symbol) {
       os << (symbol.empty() ? "NULL" : symbol);
     });
-    std::array<PhaseStats, 6> stats = vertexPhaseStats(vertex);
     os << "},\n   {";
-    llvm::interleaveComma(stats, os,
+    llvm::interleaveComma(stats[f], os,
                           [&](const PhaseStats &phase) { os << phase.flops; });
     os << "},\n   {";
     llvm::interleaveComma(
-        stats, os, [&](const PhaseStats &phase) { os << phase.copyBytes; });
+        stats[f], os, [&](const PhaseStats &phase) { os << phase.copyBytes; });
     os << "},\n   {";
-    for (size_t phase = 0; phase < stats.size(); ++phase)
+    for (size_t phase = 0; phase < 6; ++phase)
       os << (phase ? ", " : "")
-         << (gradParamIndices(stats[phase], order).empty()
-                 ? std::string("NULL")
-                 : gradListName(name, vertex, phase));
+         << (grads[f][phase].empty() ? std::string("NULL")
+                                     : gradListName(name, vertex, phase));
     os << "},\n   {";
-    llvm::interleaveComma(stats, os, [&](const PhaseStats &phase) {
-      os << gradParamIndices(phase, order).size();
+    llvm::interleaveComma(grads[f], os, [&](const auto &list) {
+      os << list.size();
     });
     os << "}},\n";
   }

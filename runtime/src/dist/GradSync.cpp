@@ -83,8 +83,9 @@ Status GradSync::postUpTo(int32_t point, float *grads, const PostSum &post) {
   for (; posted_ <= point; ++posted_)
     for (const ElementRange &range : pointRanges_[posted_]) {
       const int64_t count = range.end - range.begin;
-      CAVS_RETURN_IF_ERROR(
-          postSum(post, grads + range.begin, count, stats_.denseBuckets));
+      CAVS_RETURN_IF_ERROR(postSum(post, grads + range.begin, count));
+      stats_.denseBuckets +=
+          static_cast<int32_t>((count + bucketFloats_ - 1) / bucketFloats_);
       stats_.denseBytes += count * int64_t(sizeof(float));
     }
   return Status();
@@ -105,13 +106,10 @@ Status GradSync::postRest(float *grads, const PostSum &post) {
   return postUpTo(int32_t(pointRanges_.size()) - 1, grads, post);
 }
 
-Status GradSync::postSum(const PostSum &post, float *data, int64_t count,
-                         int32_t &pieces) {
-  for (int64_t done = 0; done < count; done += bucketFloats_) {
+Status GradSync::postSum(const PostSum &post, float *data, int64_t count) {
+  for (int64_t done = 0; done < count; done += bucketFloats_)
     CAVS_RETURN_IF_ERROR(
         post(data + done, std::min(bucketFloats_, count - done)));
-    ++pieces;
-  }
   return Status();
 }
 
@@ -174,14 +172,12 @@ Status GradSync::sumTables(Communicator &comm, GradStore &grads) {
     return comm.postAllreduceSum(data, count);
   };
   float *data = grads.data();
-  int32_t pieces = 0;
   for (size_t t = 0; t < tables_.size(); ++t) {
     const Table &table = tables_[t];
     float *values = data + table.offset;
     const std::vector<int32_t> &rows = unions_[t];
     if (sendDense(table, rows.size())) {
-      CAVS_RETURN_IF_ERROR(
-          postSum(post, values, table.rows * table.cols, pieces));
+      CAVS_RETURN_IF_ERROR(postSum(post, values, table.rows * table.cols));
       stats_.sparseBytes += table.rows * table.cols * int64_t(sizeof(float));
       ++stats_.sparseDenseTables;
       continue;
@@ -192,8 +188,7 @@ Status GradSync::sumTables(Communicator &comm, GradStore &grads) {
       std::memcpy(packed.data() + i * table.cols,
                   values + int64_t(rows[i]) * table.cols,
                   size_t(table.cols) * sizeof(float));
-    CAVS_RETURN_IF_ERROR(
-        postSum(post, packed.data(), int64_t(packed.size()), pieces));
+    CAVS_RETURN_IF_ERROR(postSum(post, packed.data(), int64_t(packed.size())));
     stats_.sparseRows += int64_t(rows.size());
     stats_.sparseBytes += int64_t(packed.size()) * int64_t(sizeof(float));
   }

@@ -78,8 +78,7 @@ private:
   int32_t pointOf(cavs_phase phase, int32_t function) const;
   Status postUpTo(int32_t point, float *grads, const PostSum &post);
   /// Posts in-place sums of data[0, count) in pieces of at most a bucket.
-  Status postSum(const PostSum &post, float *data, int64_t count,
-                 int32_t &pieces);
+  Status postSum(const PostSum &post, float *data, int64_t count);
   /// Gathers every rank's touched rows of every table into unions_.
   Status gatherRows(Communicator &comm, const GradStore &grads);
   bool sendDense(const Table &table, size_t unionRows) const;

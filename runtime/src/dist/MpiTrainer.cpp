@@ -89,6 +89,14 @@ public:
         checkSameReplica(*comm_, params, optimizer_->impl, tables));
     CAVS_RETURN_IF_ERROR(broadcastReplica(*comm_, params, optimizer_->impl));
     CAVS_RETURN_IF_ERROR(joinDeviceSums(options));
+    if (deviceSums_)
+      postSum_ = [this](float *data, int64_t count) {
+        return deviceSums_->postAllreduceSum(data, count);
+      };
+    else
+      postSum_ = [this](float *data, int64_t count) {
+        return comm_->postAllreduceSum(data, count);
+      };
     // On a GPU without device sums the gradients reach the store only at
     // the end of the pass: nothing to listen to.
     listens_ = !instance.device() || deviceSums_;
@@ -122,10 +130,9 @@ public:
     float *rest = passGrads_ ? passGrads_
                   : deviceSums_ ? model_->impl.gradientsWithoutPass()
                                 : grads.data();
+    Status posted = sync_->postRest(rest, postSum_);
     if (local.ok())
-      local = sync_->postRest(rest, postSum());
-    else
-      (void)sync_->postRest(rest, postSum());
+      local = std::move(posted);
     mine.status = local.code();
     stats.compute_seconds = compute.seconds();
 
@@ -176,20 +183,9 @@ public:
   }
 
 private:
-  /// Where the dense buckets go: NCCL on the GPUs or MPI on the host.
-  GradSync::PostSum postSum() {
-    if (deviceSums_)
-      return [this](float *data, int64_t count) {
-        return deviceSums_->postAllreduceSum(data, count);
-      };
-    return [this](float *data, int64_t count) {
-      return comm_->postAllreduceSum(data, count);
-    };
-  }
-
   Status phaseDone(cavs_phase phase, int32_t function, float *grads) override {
     passGrads_ = grads;
-    CAVS_RETURN_IF_ERROR(sync_->postFinal(phase, function, grads, postSum()));
+    CAVS_RETURN_IF_ERROR(sync_->postFinal(phase, function, grads, postSum_));
     // Moves the buckets posted so far along while the pass goes on.
     return comm_->progress();
   }
@@ -318,6 +314,8 @@ private:
   std::unique_ptr<GradSync> sync_;
   /// The NCCL group when the dense gradients are summed on the GPUs.
   std::unique_ptr<DeviceCollectives> deviceSums_;
+  /// Where the dense buckets go: NCCL on the GPUs or MPI on the host.
+  GradSync::PostSum postSum_;
   /// Whether the trainer listens to its passes (not on GPU ranks that sum
   /// on the host).
   bool listens_ = false;

@@ -266,11 +266,18 @@ void ModelInstance::uploadStep(uint64_t generationBefore) {
   uploadedGeneration_ = params.generation();
 }
 
-Status ModelInstance::copyBack(const GrowBuffer &buffer, int64_t count,
-                               std::vector<float> &host) const {
-  host.resize(count);
-  return device_->download(host.data(), buffer.data(),
-                           count * int64_t(sizeof(float)));
+Status ModelInstance::hostView(const GrowBuffer &buffer, int64_t count,
+                               std::vector<float> &mirror,
+                               const float *&data) const {
+  if (!device_) {
+    data = buffer.data();
+    return Status();
+  }
+  mirror.resize(count);
+  CAVS_RETURN_IF_ERROR(device_->download(mirror.data(), buffer.data(),
+                                         count * int64_t(sizeof(float))));
+  data = mirror.data();
+  return Status();
 }
 
 } // namespace cavs::runtime

@@ -234,19 +234,20 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     const int32_t begin = schedule_.typeRowOffsets[f];
     const int32_t rows = schedule_.typeRowOffsets[f + 1] - begin;
     const cavs_phase_fn run = phaseOf(program, f, phase);
-    if (!run || rows == 0) {
-      CAVS_RETURN_IF_ERROR(notifyPhaseDone(phase, f));
-      continue;
+    if (run && rows > 0) {
+      cavs_call call = baseCall(f, isBackward(phase));
+      call.rows = rows;
+      call.arena = functions_[f].arena.data();
+      // Contiguous for the functions whose whole-type phases touch the
+      // state (arity 0: one task at level 0); see cavs_call::state_begin.
+      call.state_begin = schedule_.typeRows[begin];
+      call.vertices = vertices_ + begin;
+      if (cavs_status status = runPhase(run, call, phase, f);
+          status != CAVS_OK)
+        return phaseFailed(status, fn, phase);
     }
-    cavs_call call = baseCall(f, isBackward(phase));
-    call.rows = rows;
-    call.arena = functions_[f].arena.data();
-    // Contiguous for the functions whose whole-type phases touch the state
-    // (arity 0: one task at level 0); see cavs_call::state_begin.
-    call.state_begin = schedule_.typeRows[begin];
-    call.vertices = vertices_ + begin;
-    if (cavs_status status = runPhase(run, call, phase, f); status != CAVS_OK)
-      return phaseFailed(status, fn, phase);
+    // Also for a phase with nothing to run: every rank's trainer must see
+    // the same points of the pass.
     CAVS_RETURN_IF_ERROR(notifyPhaseDone(phase, f));
   }
   seconds = watch.seconds();

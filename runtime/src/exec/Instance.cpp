@@ -119,14 +119,8 @@ Status ModelInstance::output(std::string_view name, const float *&data,
                      name, this->name());
   width = interface_.outputs[index].width;
   const Output &output = outputs_[index];
-  if (device_) {
-    CAVS_RETURN_IF_ERROR(
-        copyBack(output.values, numVertices_ * width, output.hostValues));
-    data = output.hostValues.data();
-    return Status();
-  }
-  data = output.values.data();
-  return Status();
+  return hostView(output.values, numVertices_ * width, output.hostValues,
+                  data);
 }
 
 Status ModelInstance::setOutputGrad(std::string_view name, const float *data,
@@ -171,14 +165,7 @@ Status ModelInstance::inputGrad(std::string_view name, const float *&data,
                      name, this->name());
   width = interface_.inputs[index].width;
   const Input &input = inputs_[index];
-  if (device_) {
-    CAVS_RETURN_IF_ERROR(
-        copyBack(input.grad, numVertices_ * width, input.hostGrad));
-    data = input.hostGrad.data();
-    return Status();
-  }
-  data = input.grad.data();
-  return Status();
+  return hostView(input.grad, numVertices_ * width, input.hostGrad, data);
 }
 
 void ModelInstance::setGradientListener(GradientListener *listener,

@@ -189,9 +189,10 @@ private:
   /// device into devicePacked_ (queued; returns its device pointer).
   const float *packRows(const float *table, const std::vector<int32_t> &rows,
                         int64_t width);
-  /// `buffer` (on the device) copied to `host`, `count` floats.
-  Status copyBack(const GrowBuffer &buffer, int64_t count,
-                  std::vector<float> &host) const;
+  /// `buffer`'s first `count` floats readable on the host: the buffer
+  /// itself on the CPU, a copy in `mirror` on a GPU.
+  Status hostView(const GrowBuffer &buffer, int64_t count,
+                  std::vector<float> &mirror, const float *&data) const;
 
   /// The GPU, or null on the CPU; declared before every buffer, which may
   /// hold its memory.
