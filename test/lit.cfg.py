@@ -5,6 +5,7 @@
 #   gpu       a CUDA device is usable right now (driver loads, >= 1 device)
 #   sst-data  the real SST data set is present in ../shared/data
 #   matplotlib  python3 can import matplotlib (cavs-bench's plot.py)
+#   compile-bench  cavs-compile-bench is built (it writes large models)
 import ctypes
 import importlib.util
 import os
@@ -51,6 +52,8 @@ if config.cavs_have_cuda:
     config.available_features.add("cuda")
     if cuda_device_usable():
         config.available_features.add("gpu")
+if os.path.isfile(os.path.join(config.cavs_tools_dir, "cavs-compile-bench")):
+    config.available_features.add("compile-bench")
 if importlib.util.find_spec("matplotlib") is not None:
     config.available_features.add("matplotlib")
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):

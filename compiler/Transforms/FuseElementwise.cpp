@@ -1,9 +1,14 @@
 //===- FuseElementwise.cpp - elementwise ops into cavs.fused kernels ------===//
 //
-// Groups are found with union-find over producer→consumer edges; a merge
-// that would make the graph of groups cyclic (a path leaving the group and
-// coming back through a non-fused op) is undone. Vertex functions are small
-// (hundreds of ops), so the acyclicity check simply walks the whole block.
+// Groups are found with union-find over producer→consumer edges, visiting
+// consumers in block order. A merge is refused when it would make the graph
+// of groups cyclic: when a path leaves one of the two groups and comes back
+// into the other through some third op. Block order is topological and every
+// grouped op precedes the consumer being visited, so that search only looks
+// at ops before the consumer. It also gives up after kSearchBudget use
+// edges and then refuses the merge, so that the pass stays linear in the
+// block however tangled it is (vertex functions may unroll to 65,536 ops);
+// the example models need at most a few dozen edges per search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +30,9 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
+/// Use edges one acyclicity search may follow before it assumes a cycle.
+constexpr unsigned kSearchBudget = 1024;
+
 bool isFusible(Operation *op) {
   return op->hasTrait<cavs::OpTrait::ElementwiseMath>();
 }
@@ -51,62 +59,96 @@ private:
     it->second = root;
     return root;
   }
+  size_t groupSize(Operation *leader) {
+    auto it = groupMembers.find(leader);
+    return it == groupMembers.end() ? 1 : it->second.size();
+  }
+  template <typename Fn> void forEachMember(Operation *leader, Fn fn) {
+    auto it = groupMembers.find(leader);
+    if (it == groupMembers.end())
+      return fn(leader);
+    for (Operation *member : it->second)
+      fn(member);
+  }
   /// The op of this block that `user` is or is nested in.
   Operation *inBlock(Operation *user) {
     return block.findAncestorOpInBlock(*user);
   }
-  bool groupsAreAcyclic();
+  bool reachesThroughOthers(Operation *from, Operation *to, unsigned bound);
   void tryMerge(Operation *producer, Operation *consumer);
   void materialize(ArrayRef<Operation *> members);
 
   Block &block;
   bool merge;
+  llvm::DenseMap<Operation *, unsigned> position;
   llvm::DenseMap<Operation *, Operation *> parent;
+  /// The members of each group of two or more ops, keyed by its leader.
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> groupMembers;
 };
 } // namespace
 
-bool BlockFuser::groupsAreAcyclic() {
-  // Depth-first search over the contracted graph (node = group leader).
-  enum class Mark { Unvisited, Active, Done };
-  llvm::DenseMap<Operation *, Mark> marks;
-  llvm::DenseMap<Operation *, SmallVector<Operation *>> successors;
-  for (Operation &op : block)
-    for (Operation *user : op.getUsers()) {
-      Operation *from = leader(&op), *to = inBlock(user);
-      if (to && (to = leader(to)) != from)
-        successors[from].push_back(to);
-    }
-  std::function<bool(Operation *)> visit = [&](Operation *node) {
-    Mark &mark = marks[node];
-    if (mark == Mark::Active)
-      return false;
-    if (mark == Mark::Done)
-      return true;
-    mark = Mark::Active;
-    for (Operation *next : successors.lookup(node))
-      if (!visit(next))
-        return false;
-    marks[node] = Mark::Done;
-    return true;
+/// Whether a path leads from group `from` to group `to` through an op of
+/// neither (or the search ran out of budget). Only ops before position
+/// `bound` can lie on such a path: every grouped op does, and uses follow
+/// definitions in the block.
+bool BlockFuser::reachesThroughOthers(Operation *from, Operation *to,
+                                      unsigned bound) {
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  SmallVector<Operation *> worklist;
+  unsigned budget = kSearchBudget;
+  auto pushUsers = [&](Operation *group) {
+    forEachMember(group, [&](Operation *member) {
+      for (Operation *user : member->getUsers()) {
+        if (budget == 0)
+          return;
+        --budget;
+        Operation *next = inBlock(user);
+        if (!next || position.lookup(next) >= bound)
+          continue;
+        next = leader(next);
+        if (next != from && visited.insert(next).second)
+          worklist.push_back(next);
+      }
+    });
   };
-  for (Operation &op : block)
-    if (!visit(leader(&op)))
-      return false;
-  return true;
+  pushUsers(from);
+  visited.erase(to); // a direct edge into `to` is the merge itself
+  worklist.erase(std::remove(worklist.begin(), worklist.end(), to),
+                 worklist.end());
+  while (!worklist.empty() && budget) {
+    Operation *group = worklist.pop_back_val();
+    if (group == to)
+      return true;
+    pushUsers(group);
+  }
+  return budget == 0;
 }
 
 void BlockFuser::tryMerge(Operation *producer, Operation *consumer) {
   Operation *a = leader(producer), *b = leader(consumer);
   if (a == b)
     return;
-  llvm::DenseMap<Operation *, Operation *> saved = parent;
+  const unsigned bound = position.lookup(consumer) + 1;
+  if (reachesThroughOthers(a, b, bound) || reachesThroughOthers(b, a, bound))
+    return;
+  // Appending the smaller group to the larger keeps all merges linear.
+  if (groupSize(a) > groupSize(b))
+    std::swap(a, b);
+  SmallVector<Operation *> moved = groupMembers.lookup(a);
+  if (moved.empty())
+    moved.push_back(a);
+  groupMembers.erase(a);
+  SmallVector<Operation *> &into = groupMembers[b];
+  if (into.empty())
+    into.push_back(b);
+  into.append(moved);
   parent[a] = b;
   parent.try_emplace(b, b);
-  if (!groupsAreAcyclic())
-    parent = std::move(saved);
 }
 
 void BlockFuser::run() {
+  for (Operation &op : block)
+    position[&op] = position.size();
   for (Operation &op : block) {
     if (!merge || !isFusible(&op))
       continue;

@@ -11,6 +11,10 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <limits>
+#include <map>
+#include <queue>
+
 namespace cavs {
 #define GEN_PASS_DEF_CAVSPLANMEMORY
 #include "compiler/Transforms/Passes.h.inc"
@@ -95,22 +99,51 @@ LogicalResult Planner::order() {
 int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
   llvm::stable_sort(
       intervals, [](Interval *a, Interval *b) { return a->start < b->start; });
-  SmallVector<Interval *> active;
+  // First fit over the free gaps (offset → length) between the slots of the
+  // live intervals; the last gap is unbounded. Searching gaps rather than
+  // live slots skips runs of long-lived values at once, which keeps large
+  // vertex functions near-linear.
+  constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
+  std::map<int64_t, int64_t> gaps = {{0, kUnbounded}};
+  auto byEnd = [](Interval *a, Interval *b) { return a->end > b->end; };
+  std::priority_queue<Interval *, std::vector<Interval *>, decltype(byEnd)>
+      live(byEnd);
+  auto release = [&](Interval *interval) {
+    int64_t offset = interval->offset, length = interval->size;
+    auto next = gaps.find(offset + length);
+    if (next != gaps.end()) {
+      length = next->second == kUnbounded ? kUnbounded : length + next->second;
+      gaps.erase(next);
+    }
+    auto inserted = gaps.emplace(offset, length).first;
+    if (inserted != gaps.begin()) {
+      auto previous = std::prev(inserted);
+      if (previous->first + previous->second == offset) {
+        previous->second =
+            length == kUnbounded ? kUnbounded : previous->second + length;
+        gaps.erase(inserted);
+      }
+    }
+  };
   int64_t width = 0;
   for (Interval *interval : intervals) {
-    llvm::erase_if(
-        active, [&](Interval *other) { return other->end < interval->start; });
-    llvm::sort(active,
-               [](Interval *a, Interval *b) { return a->offset < b->offset; });
-    int64_t offset = 0;
-    for (Interval *other : active) {
-      if (other->offset - offset >= interval->size)
-        break;
-      offset = std::max(offset, other->offset + other->size);
+    while (!live.empty() && live.top()->end < interval->start) {
+      release(live.top());
+      live.pop();
     }
+    interval->offset = 0;
+    if (interval->size == 0)
+      continue;
+    auto gap = llvm::find_if(
+        gaps, [&](const auto &gap) { return gap.second >= interval->size; });
+    auto [offset, length] = *gap;
+    gaps.erase(gap);
+    if (length != interval->size)
+      gaps.emplace(offset + interval->size,
+                   length == kUnbounded ? kUnbounded : length - interval->size);
     interval->offset = offset;
     width = std::max(width, offset + interval->size);
-    active.push_back(interval);
+    live.push(interval);
   }
   return width;
 }
