@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <queue>
 
 namespace lattice {
 
@@ -30,13 +31,72 @@ Lexicon::Lexicon(const std::vector<Sentence> &sentences,
     return counts[size_t(a)] > counts[size_t(b)];
   });
   for (int32_t word : order) {
-    if (int32_t(ids_.size()) >= size || counts[size_t(word)] == 0)
+    if (size_ >= size || counts[size_t(word)] == 0)
       break;
     const std::string text = vocab.word(word);
     if (text.size() < 2)
       continue;
-    ids_.emplace(text, int32_t(ids_.size()));
+    add(text, size_++);
     longest_ = std::max(longest_, text.size());
+  }
+  link();
+}
+
+void Lexicon::add(const std::string &word, int32_t id) {
+  int32_t node = 0;
+  for (char c : word) {
+    int32_t next = child(node, c);
+    if (next < 0) {
+      next = int32_t(nodes_.size());
+      children_.emplace(key(node, c), next);
+      nodes_.push_back(Node{});
+      nodes_.back().depth = nodes_[size_t(node)].depth + 1;
+    }
+    node = next;
+  }
+  nodes_[size_t(node)].word = id;
+}
+
+void Lexicon::link() {
+  // Breadth first, so every shorter suffix is linked before it is needed.
+  std::vector<std::vector<std::pair<char, int32_t>>> edges(nodes_.size());
+  for (const auto &[key, node] : children_)
+    edges[size_t(key >> 8)].emplace_back(char(key & 0xff), node);
+  std::queue<int32_t> queue;
+  queue.push(0);
+  while (!queue.empty()) {
+    const int32_t parent = queue.front();
+    queue.pop();
+    for (const auto &[c, node] : edges[size_t(parent)]) {
+      int32_t fail = nodes_[size_t(parent)].fail;
+      while (parent != 0 && fail != 0 && child(fail, c) < 0)
+        fail = nodes_[size_t(fail)].fail;
+      const int32_t target = parent == 0 ? -1 : child(fail, c);
+      Node &linked = nodes_[size_t(node)];
+      linked.fail = target < 0 ? 0 : target;
+      const Node &suffix = nodes_[size_t(linked.fail)];
+      linked.shorter = suffix.word >= 0 ? linked.fail : suffix.shorter;
+      queue.push(node);
+    }
+  }
+}
+
+void Lexicon::matchEnds(
+    const std::string &text, int32_t limit,
+    const std::function<void(size_t, int32_t, size_t)> &found) const {
+  int32_t state = 0;
+  for (size_t end = 0; end < text.size(); ++end) {
+    const char c = text[end];
+    while (state != 0 && child(state, c) < 0)
+      state = nodes_[size_t(state)].fail;
+    state = std::max(child(state, c), 0);
+    int32_t match =
+        nodes_[size_t(state)].word >= 0 ? state : nodes_[size_t(state)].shorter;
+    for (int32_t count = 0; match != 0 && count < limit; ++count) {
+      const Node &node = nodes_[size_t(match)];
+      found(end, node.word, size_t(node.depth));
+      match = node.shorter;
+    }
   }
 }
 
@@ -89,22 +149,14 @@ SampleSet buildLattices(const std::vector<std::string> &sentences,
       if (j > 0)
         g.slot(v, 0) = j - 1;
     }
-    for (int32_t e = 0; e < n; ++e) {
-      // Longest first, so that the two kept are the two longest.
-      int32_t used = 0;
-      for (int32_t length =
-               int32_t(std::min<size_t>(lexicon.longest(), size_t(e + 1)));
-           length >= 2 && used < kArity - 1; --length) {
-        const int32_t s = e - length + 1;
-        const int32_t word =
-            lexicon.find(text.substr(size_t(s), size_t(length)));
-        if (word < 0)
-          continue;
-        const int32_t v = g.add(1, -1, -1, word);
-        g.slot(v, 0) = s;
-        g.slot(e + 1, 1 + used++) = v;
-      }
-    }
+    // Longest first, so that the two kept are the two longest.
+    std::vector<int32_t> used(size_t(n), 0);
+    lexicon.matchEnds(text, kArity - 1,
+                      [&](size_t e, int32_t word, size_t length) {
+                        const int32_t v = g.add(1, -1, -1, word);
+                        g.slot(v, 0) = int32_t(e + 1 - length);
+                        g.slot(int32_t(e) + 1, 1 + used[e]++) = v;
+                      });
     stats.chars += n + 1;
     stats.words += int64_t(g.types.size()) - (n + 1);
     using Ints = SampleSet::Ints;

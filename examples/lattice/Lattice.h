@@ -26,6 +26,7 @@
 #include "TextCorpus.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -50,21 +51,43 @@ private:
 };
 
 /// The `size` most frequent training words of at least two characters
-/// (ties by first appearance), as strings with ids 0..size-1.
+/// (ties by first appearance), as strings with ids 0..size-1. The words are
+/// matched by an Aho-Corasick automaton, so finding every word that ends at
+/// every character of a text takes time linear in the text, however long
+/// the words are.
 class Lexicon {
 public:
   Lexicon(const std::vector<cavs_examples::Sentence> &sentences,
           const cavs::Vocab &vocab, int32_t size);
-  /// The id of `word`, or -1.
-  int32_t find(const std::string &word) const {
-    const auto found = ids_.find(word);
-    return found == ids_.end() ? -1 : found->second;
-  }
-  int32_t size() const { return int32_t(ids_.size()); }
+  int32_t size() const { return size_; }
   size_t longest() const { return longest_; }
+  /// Calls `found(end, word, length)` for the words that end at each
+  /// character `end` of `text`, longest first, at most `limit` per character.
+  void matchEnds(const std::string &text, int32_t limit,
+                 const std::function<void(size_t end, int32_t word,
+                                          size_t length)> &found) const;
 
 private:
-  std::unordered_map<std::string, int32_t> ids_;
+  struct Node {
+    int32_t fail = 0;    // the longest proper suffix that is a node
+    int32_t shorter = 0; // the longest proper suffix that is a word, or 0
+    int32_t word = -1;   // the id of the word that ends here
+    int32_t depth = 0;
+  };
+  void add(const std::string &word, int32_t id);
+  void link();
+  /// The child of `node` by `c`, or -1.
+  int32_t child(int32_t node, char c) const {
+    const auto found = children_.find(key(node, c));
+    return found == children_.end() ? -1 : found->second;
+  }
+  static uint64_t key(int32_t node, char c) {
+    return uint64_t(node) << 8 | uint8_t(c);
+  }
+
+  std::vector<Node> nodes_ = std::vector<Node>(1); // node 0: the empty string
+  std::unordered_map<uint64_t, int32_t> children_;
+  int32_t size_ = 0;
   size_t longest_ = 0;
 };
 
