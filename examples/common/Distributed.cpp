@@ -2,7 +2,11 @@
 #include "Distributed.h"
 
 #include <cstdio>
+#include <fstream>
+#include <functional>
 #include <iostream>
+#include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace cavs_examples {
@@ -41,6 +45,42 @@ startDistributed(cavs::Model &model, cavs::Optimizer &optimizer,
             << trainer->denseSums()
             << "); rank 0 prints and writes checkpoints\n";
   return trainer;
+}
+
+uint64_t fileFingerprint(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw std::runtime_error("cannot read '" + path + "'");
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  // std::hash: the same on every rank, since they run the same program.
+  return std::hash<std::string>()(bytes.str());
+}
+
+uint64_t vocabFingerprint(const cavs::Vocab &vocab) {
+  std::string words;
+  for (int32_t id = 0; id < vocab.size(); ++id)
+    words += vocab.word(id) + '\n';
+  return std::hash<std::string>()(words);
+}
+
+void requireSameData(cavs::dist::Trainer &trainer,
+                     const std::vector<SharedData> &data) {
+  std::vector<uint64_t> mine;
+  for (const SharedData &item : data)
+    mine.push_back(item.fingerprint);
+  const std::vector<uint64_t> all = trainer.allgather(mine);
+  for (int32_t rank = 1; rank < trainer.size(); ++rank)
+    for (size_t i = 0; i < data.size(); ++i) {
+      if (all[rank * data.size() + i] == all[i])
+        continue;
+      // Every rank finds the same difference, so every rank gathers.
+      const std::vector<std::string> paths = trainer.allgather(data[i].path);
+      throw std::runtime_error(
+          "rank " + std::to_string(rank) + "'s " + data[i].what + " (" +
+          paths[size_t(rank)] + ") differs from rank 0's (" + paths[0] +
+          "); every rank must load the same data");
+    }
 }
 
 void sumOverRanks(cavs::dist::Trainer *trainer,

@@ -6,8 +6,9 @@
 // seed; the trainer shards each batch by work and sums the gradients, and
 // evaluation runs each rank's shard of each batch (Trainer.h). What the app
 // adds is here: the flag, a clear failure when the runtime lacks MPI, rank
-// 0 as the only printer, sums of the counters kept per rank, and ending
-// the whole job when one rank fails.
+// 0 as the only printer, the check that every rank loaded the same
+// evaluation data, sums of the counters kept per rank, and ending the whole
+// job when one rank fails.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_EXAMPLES_DISTRIBUTED_H
@@ -18,9 +19,11 @@
 
 #include "cavs/dist.hpp"
 
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cavs_examples {
 
@@ -42,6 +45,32 @@ void addDistributedOptions(ArgParser &parser, DistributedOptions *options);
 std::unique_ptr<cavs::dist::Trainer>
 startDistributed(cavs::Model &model, cavs::Optimizer &optimizer,
                  const DistributedOptions &options);
+
+/// Data every rank must have loaded alike.
+struct SharedData {
+  /// What it is, for messages: "dev set".
+  std::string what;
+  /// This rank's file.
+  std::string path;
+  /// Equal on two ranks exactly when they loaded the same data (up to hash
+  /// collisions): fileFingerprint, vocabFingerprint.
+  uint64_t fingerprint = 0;
+};
+
+/// The fingerprint of the bytes of the file `path`; throws
+/// std::runtime_error when it cannot be read.
+uint64_t fileFingerprint(const std::string &path);
+
+/// The fingerprint of the words of `vocab` in id order.
+uint64_t vocabFingerprint(const cavs::Vocab &vocab);
+
+/// Checks that every rank loaded the same `data` as rank 0 (collective),
+/// else throws std::runtime_error on every rank naming the first rank and
+/// file that differ. Each training step checks its global batch; what only
+/// evaluation reads must be checked here, or a rank with another dev set
+/// silently skews the dev accuracy that picks the best checkpoint.
+void requireSameData(cavs::dist::Trainer &trainer,
+                     const std::vector<SharedData> &data);
 
 /// Sums the counts of `accuracies` over the ranks in place (collective);
 /// nothing without a trainer.

@@ -89,6 +89,16 @@ SstSplits loadData(const SstModel &spec, const Options &options) {
   return data;
 }
 
+/// What the ranks must have loaded alike besides the training batches:
+/// the vocabulary (of train.txt), which gives the words of dev and test
+/// their ids, and the dev and test files.
+std::vector<SharedData> evaluationData(const SstSplits &data) {
+  const std::string dir = data.dir + "/";
+  return {{"vocabulary", dir + "train.txt", vocabFingerprint(data.vocab)},
+          {"dev set", dir + "dev.txt", fileFingerprint(dir + "dev.txt")},
+          {"test set", dir + "test.txt", fileFingerprint(dir + "test.txt")}};
+}
+
 /// --evaluate: a saved checkpoint's dev and test accuracy, no training.
 int evaluateOnly(const SstModel &spec, const Options &options) {
   if (options.distributed.enabled)
@@ -117,6 +127,8 @@ int train(const SstModel &spec, const Options &options) {
           : nullptr;
   Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
   const SstSplits data = loadData(spec, options);
+  if (dist)
+    requireSameData(*dist, evaluationData(data));
   requireRows(*model, "embed", data.vocab.size(), "V");
   std::ostringstream details;
   details << describeTraining(options, "Adagrad", "trees") << ", weight decay "

@@ -7,6 +7,8 @@ the job fails after printing "SKIPPED:" (a GPU test without a GPU). Adds
 root, Open MPI's run-as-root switches. With --expect-failure the job must
 end non-zero within --max-seconds and print --message; --then runs a
 follow-up command (e.g. loading the last checkpoint) that must succeed.
+"{rank}" in the command becomes each rank's number (one mpirun app context
+per rank), so that ranks can be given different data.
 """
 import argparse
 import os
@@ -42,16 +44,23 @@ def main():
     env["CAVS_NUM_THREADS"] = "1"
     if args.timeout_env:
         env["CAVS_DIST_TIMEOUT"] = args.timeout_env
-    launch = [mpirun, "-np", str(args.np), "--oversubscribe"]
+    launch = [mpirun, "--oversubscribe"]
     if os.geteuid() == 0:
         # Open MPI refuses root unless told twice (flag and confirmation).
         launch.append("--allow-run-as-root")
         env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    print("+", " ".join(launch + command), flush=True)
+    if any("{rank}" in c for c in command):
+        # mpirun's MPMD form: ranks in the order of the contexts.
+        for rank in range(args.np):
+            launch += ([":"] if rank else []) + ["-np", "1"]
+            launch += [c.replace("{rank}", str(rank)) for c in command]
+    else:
+        launch += ["-np", str(args.np)] + command
+    print("+", " ".join(launch), flush=True)
     start = time.monotonic()
     try:
-        result = subprocess.run(launch + command, env=env, text=True,
+        result = subprocess.run(launch, env=env, text=True,
                                 stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT,
                                 timeout=args.max_seconds + 60)

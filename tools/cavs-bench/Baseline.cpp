@@ -4,6 +4,9 @@
 #include "BaselineExport.h"
 #include "Process.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
@@ -109,12 +112,29 @@ private:
   llvm::json::Value value_ = nullptr;
 };
 
-/// The last lines of a script's output, for a failure report.
-std::string tail(const std::string &output, size_t lines = 15) {
-  size_t at = output.size();
-  for (size_t n = 0; n <= lines && at != std::string::npos && at > 0; ++n)
-    at = output.rfind('\n', at - 1);
-  return at == std::string::npos ? output : output.substr(at + 1);
+/// The end of a script's output for a failure report: its last `maxLines`
+/// lines, at most `maxBytes` of them, after "[...]" when clipped.
+std::string clipped(llvm::StringRef output, size_t maxLines = 15,
+                    size_t maxBytes = 4096) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  output.rtrim('\n').split(lines, '\n');
+  const size_t first = lines.size() > maxLines ? lines.size() - maxLines : 0;
+  const std::string text =
+      llvm::join(llvm::ArrayRef(lines).drop_front(first), "\n");
+  if (first == 0 && text.size() <= maxBytes)
+    return text;
+  return "[...]\n" + llvm::StringRef(text).take_back(maxBytes).str();
+}
+
+/// Why a script run failed, or "" when it exited with status 0.
+std::string failureOf(const ProcessResult &run, double timeLimitSeconds) {
+  std::ostringstream why;
+  if (run.timedOut)
+    why << "the script ran past --baseline-timeout=" << timeLimitSeconds
+        << " s and was killed with its process group";
+  else if (run.status != 0)
+    why << "the script failed: " << run.describe();
+  return why.str();
 }
 
 double sum(const std::vector<double> &values) {
@@ -228,20 +248,35 @@ void Baselines::add(const Config &config, const Measurement &cavsc) {
         {python_, "-B", script_, "--dir", folder, "--impl", impl, "--threads",
          std::to_string(config.threads), "--steps",
          std::to_string(options_.baselineSteps), "--min-seconds",
-         timed ? std::to_string(options_.minSeconds) : "0", "--out", out});
+         timed ? std::to_string(options_.minSeconds) : "0", "--out", out},
+        options_.baselineTimeout);
     const std::string name = config.name(workload_.name) + "/pytorch-" + impl;
-    if (run.status != 0) {
+    // A broken run is a row of the summary like any other: the remaining
+    // configurations still run.
+    std::string failure = failureOf(run, options_.baselineTimeout);
+    std::vector<double> losses;
+    if (failure.empty()) {
+      try {
+        const ResultFile json(out);
+        reportSettings(config.threads, out);
+        result.batchSeconds = json.numbers("batch_seconds");
+        result.samples = json.number("samples");
+        result.vertices = json.number("vertices");
+        losses = json.numbers("losses");
+      } catch (const std::runtime_error &error) {
+        result.batchSeconds.clear();
+        failure = error.what();
+      }
+    }
+    if (!failure.empty()) {
       failed_ = true;
-      std::printf("%s: FAIL (the script exited with status %d)\n%s\n",
-                  name.c_str(), run.status, tail(run.output).c_str());
+      const std::string printed = run.output.empty()
+                                      ? "it printed nothing"
+                                      : "it printed:\n" + clipped(run.output);
+      std::printf("%s: FAIL (%s); %s\n", name.c_str(), failure.c_str(),
+                  printed.c_str());
       continue;
     }
-    const ResultFile json(out);
-    reportSettings(config.threads, out);
-    result.batchSeconds = json.numbers("batch_seconds");
-    result.samples = json.number("samples");
-    result.vertices = json.number("vertices");
-    const std::vector<double> losses = json.numbers("losses");
     bool passed = losses.size() == reference.size();
     for (size_t s = 0; s < std::min(losses.size(), reference.size()); ++s) {
       const double diff = std::abs(losses[s] - reference[s]) /

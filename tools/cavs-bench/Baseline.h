@@ -9,8 +9,10 @@
 // batches (BaselineExport.h); their losses over the first steps must equal
 // cavs's within 1e-4 relative (PASS/FAIL; a failure makes cavs-bench exit
 // 1), and with --baselines=all their throughput becomes extra Google
-// Benchmark entries beside cavsc's. Without a python3 that imports torch
-// they are skipped with a message. See docs/performance.md.
+// Benchmark entries beside cavsc's. A script that fails, dies or runs past
+// --baseline-timeout (then killed) is a FAIL too, and the run goes on.
+// Without a python3 that imports torch they are skipped with a message.
+// See docs/performance.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_BENCH_BASELINE_H

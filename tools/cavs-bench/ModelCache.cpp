@@ -121,9 +121,9 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
       fs::rename(scratch / fileName, model.libraryPath, error);
     fs::remove_all(scratch);
     if (result.status != 0)
-      throw std::runtime_error("cavsc failed (exit status " +
-                               std::to_string(result.status) + "):\n  " +
-                               commandLine(argv) + "\n" + result.output);
+      throw std::runtime_error("cavsc failed (" + result.describe() +
+                               "):\n  " + commandLine(argv) + "\n" +
+                               result.output);
     if (error)
       throw std::runtime_error("cannot move the compiled model to '" +
                                model.libraryPath + "': " + error.message());

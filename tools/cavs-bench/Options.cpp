@@ -74,13 +74,15 @@ double parseSeconds(const std::string &flag, const std::string &text) {
   return value;
 }
 
-/// --baselines, --baseline-steps and --python.
+/// --baselines, --baseline-steps, --baseline-timeout and --python.
 void parseBaselineFlag(const std::string &flag, const std::string &value,
                        Options &options) {
   if (value.empty())
     throw UsageError(flag + " needs a value (" + flag + "=...)");
   if (flag == "--baseline-steps")
     options.baselineSteps = parseCount(flag, value);
+  else if (flag == "--baseline-timeout")
+    options.baselineTimeout = parseSeconds(flag, value);
   else if (flag == "--python")
     options.python = value;
   else if (value == "none")
@@ -146,6 +148,10 @@ std::string usage() {
          "                     check only) or all (check and throughput;\n"
          "                     skipped without python3-torch) (all)\n"
          "  --baseline-steps=N training steps whose losses are compared (5)\n"
+         "  --baseline-timeout=S\n"
+         "                     seconds one baseline script may run per\n"
+         "                     configuration; then it is killed with its\n"
+         "                     process group and reported as FAIL (600)\n"
          "  --python=PATH      python3 with torch (python3, /usr/bin/python3)\n"
          "  --help             print this text\n"
          "\n"
@@ -217,7 +223,7 @@ Options parseOptions(int argc, char **argv) {
       else
         options.cache = value;
     } else if (flag == "--baselines" || flag == "--baseline-steps" ||
-               flag == "--python") {
+               flag == "--baseline-timeout" || flag == "--python") {
       parseBaselineFlag(flag, hasValue ? value : "", options);
     } else {
       options.benchmarkArgs.push_back(argv[i]);

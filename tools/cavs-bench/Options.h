@@ -73,10 +73,12 @@ struct Options {
   /// Where the models run: cpu, cuda, cuda:N (cavs_device_parse).
   std::string device = "cpu";
   bool help = false;
-  /// PyTorch baselines: which run, over how many compared steps, and the
+  /// PyTorch baselines: which run, over how many compared steps, how long
+  /// one script may run per configuration before it is killed, and the
   /// python3 with torch (empty: python3, else /usr/bin/python3).
   BaselineMode baselines = BaselineMode::All;
   int32_t baselineSteps = 5;
+  double baselineTimeout = 600;
   std::string python;
   /// argv[0] and every argument that is not ours, for benchmark::Initialize.
   std::vector<char *> benchmarkArgs;

@@ -153,6 +153,16 @@ CAVS_API cavs_status cavs_dist_trainer_allreduce_sum(cavs_dist_trainer *trainer,
                                                      double *values,
                                                      int32_t count);
 
+/// Gathers `bytes` bytes of `data` from every rank into `out_all`, rank
+/// after rank (size * bytes); every rank must pass the same `bytes`. For
+/// checks that the ranks agree, e.g. on fingerprints of their data.
+/// Collective. Fails with CAVS_ERROR_INVALID_ARGUMENT for a negative
+/// `bytes` or NULL buffers, CAVS_ERROR_IO when a rank does not answer in
+/// time.
+CAVS_API cavs_status cavs_dist_trainer_allgather(cavs_dist_trainer *trainer,
+                                                 const void *data,
+                                                 int32_t bytes, void *out_all);
+
 /// Rank 0 writes the parameters and optimizer state to `path`
 /// (cavs_checkpoint_save: the same atomic file as one process writes, so it
 /// loads into any number of ranks); every rank returns rank 0's status.

@@ -2,8 +2,8 @@
 //
 // RAII over cavs/dist.h, in the style of cavs/runtime.hpp: failures throw
 // cavs::Error. A communication failure (a rank died or hangs) surfaces as a
-// cavs::Error with status CAVS_ERROR_IO from step(), save() or
-// allreduceSum(); end the job then (cavs::dist::abort, or exit non-zero).
+// cavs::Error with status CAVS_ERROR_IO from step(), save(), allreduceSum()
+// or allgather(); end the job then (cavs::dist::abort, or exit non-zero).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_DIST_HPP
@@ -11,7 +11,9 @@
 
 #include "cavs/runtime.hpp"
 
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cavs::dist {
@@ -78,6 +80,30 @@ public:
   void allreduceSum(std::vector<double> &values) {
     check(cavs_dist_trainer_allreduce_sum(
         get(), values.data(), static_cast<int32_t>(values.size())));
+  }
+  /// Every rank's `values`, rank after rank; every rank passes as many.
+  template <typename T>
+  std::vector<T> allgather(const std::vector<T> &values) {
+    static_assert(std::is_trivially_copyable_v<T>, "gathered as bytes");
+    std::vector<T> all(values.size() * static_cast<size_t>(size()));
+    check(cavs_dist_trainer_allgather(
+        get(), values.data(), static_cast<int32_t>(values.size() * sizeof(T)),
+        all.data()));
+    return all;
+  }
+  /// Every rank's `text` (of any length), in rank order.
+  std::vector<std::string> allgather(const std::string &text) {
+    const std::vector<uint64_t> lengths =
+        allgather(std::vector<uint64_t>{text.size()});
+    // The same width on every rank: the longest text.
+    const size_t width = *std::max_element(lengths.begin(), lengths.end());
+    std::vector<char> padded(text.begin(), text.end());
+    padded.resize(width);
+    const std::vector<char> all = allgather(padded);
+    std::vector<std::string> texts;
+    for (size_t r = 0; r < lengths.size(); ++r)
+      texts.emplace_back(all.data() + r * width, lengths[r]);
+    return texts;
   }
   /// Rank 0 writes the checkpoint; throws on every rank if it failed.
   void save(const std::string &path) {

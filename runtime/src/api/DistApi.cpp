@@ -162,6 +162,22 @@ cavs_status cavs_dist_trainer_allreduce_sum(cavs_dist_trainer *trainer,
   });
 }
 
+cavs_status cavs_dist_trainer_allgather(cavs_dist_trainer *trainer,
+                                        const void *data, int32_t bytes,
+                                        void *out_all) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireTrainer(trainer));
+    if (bytes < 0)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "bytes must not be negative, got {}", bytes);
+    if (bytes > 0) {
+      CAVS_RETURN_IF_ERROR(requireNonNull(data, "data"));
+      CAVS_RETURN_IF_ERROR(requireNonNull(out_all, "out_all"));
+    }
+    return trainer->impl->allgather(data, bytes, out_all);
+  });
+}
+
 cavs_status cavs_dist_trainer_save(cavs_dist_trainer *trainer,
                                    const char *path) {
   return guard([&] {

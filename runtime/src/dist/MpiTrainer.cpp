@@ -166,6 +166,11 @@ public:
     return comm_->wait("summing metrics");
   }
 
+  Status allgather(const void *data, int32_t bytes, void *out) override {
+    CAVS_RETURN_IF_ERROR(comm_->postAllgather(data, bytes, out));
+    return comm_->wait("gathering the ranks' data");
+  }
+
   Status save(const char *path) override {
     Status saved;
     if (rank() == 0)

@@ -27,6 +27,8 @@ public:
   /// loss of the whole global batch.
   virtual Status step(const GraphBatch &globalBatch, double &loss) = 0;
   virtual Status allreduceSum(double *values, int32_t count) = 0;
+  /// `bytes` from every rank, in rank order, into `out` (size() * bytes).
+  virtual Status allgather(const void *data, int32_t bytes, void *out) = 0;
   /// Rank 0 writes the checkpoint; every rank returns its status.
   virtual Status save(const char *path) = 0;
   virtual const cavs_dist_stats &stats() const = 0;
