@@ -19,6 +19,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -155,8 +156,13 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
             "' to link shared objects (set CC)";
     return failure();
   }
+  // Linked beside `output` and renamed onto it, so that a failed link
+  // leaves the previous library intact and readers never see half of one.
+  llvm::SmallString<256> linked;
+  llvm::sys::fs::createUniquePath(output + ".tmp-%%%%%%", linked,
+                                  /*MakeAbsolute=*/false);
   std::vector<std::string> arguments = {*compiler, "-shared", "-o",
-                                        output.str()};
+                                        linked.str().str()};
   arguments.insert(arguments.end(), objects.begin(), objects.end());
   arguments.insert(arguments.end(), libraries.begin(), libraries.end());
   std::vector<StringRef> argv(arguments.begin(), arguments.end());
@@ -165,8 +171,14 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
                                          /*SecondsToWait=*/0,
                                          /*MemoryLimit=*/0, &message);
   if (status != 0) {
+    llvm::sys::fs::remove(linked);
     error = "linking '" + output.str() + "' failed" +
             (message.empty() ? "" : ": " + message);
+    return failure();
+  }
+  if (std::error_code renamed = llvm::sys::fs::rename(linked, output)) {
+    llvm::sys::fs::remove(linked);
+    error = "cannot write '" + output.str() + "': " + renamed.message();
     return failure();
   }
   return success();

@@ -34,8 +34,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -65,7 +66,8 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file (default: stdout)
 cl::opt<Emit> emit(
     "emit",
     cl::desc("What to emit (default: from the -o suffix: .so, .h, .o, .ll, "
-             ".cu, .ptx, .cubin; else mlir)"),
+             ".mlir, .cu, .ptx, .cubin; mlir on standard output; another "
+             "suffix needs --emit)"),
     cl::init(Emit::MLIR),
     cl::values(
         clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
@@ -155,20 +157,95 @@ bool parseTargets(cavs::Targets &targets, std::string &error) {
   return true;
 }
 
-/// The emit kind: --emit, else from the output file's suffix.
-Emit resolveEmit() {
+bool isRegularOrMissing(StringRef path) {
+  sys::fs::file_status status;
+  return sys::fs::status(path, status) ||
+         status.type() == sys::fs::file_type::regular_file;
+}
+
+/// The emit kind: --emit, else from the output file's suffix (.mlir,
+/// standard output and devices such as /dev/null: the cavs dialect). None
+/// for another suffix: guessing would replace a file with output of a kind
+/// its name does not promise.
+std::optional<Emit> resolveEmit() {
   if (emit.getNumOccurrences())
-    return emit;
+    return emit.getValue();
+  if (outputFilename == "-" || !isRegularOrMissing(outputFilename))
+    return Emit::MLIR;
   StringRef suffix = sys::path::extension(outputFilename);
-  return StringSwitch<Emit>(suffix)
+  return StringSwitch<std::optional<Emit>>(suffix)
       .Case(".so", Emit::SO)
       .Case(".h", Emit::Header)
       .Case(".o", Emit::Object)
       .Case(".ll", Emit::LLVM)
+      .Case(".mlir", Emit::MLIR)
       .Case(".cu", Emit::Cuda)
       .Case(".ptx", Emit::Ptx)
       .Case(".cubin", Emit::Cubin)
-      .Default(Emit::MLIR);
+      .Default(std::nullopt);
+}
+
+/// Refuses an output that would overwrite the input.
+bool checkOutputIsNotInput(std::string &error) {
+  if (outputFilename == "-" || !sys::fs::exists(outputFilename))
+    return true;
+  bool same = false;
+  if (sys::fs::equivalent(inputFilename, outputFilename, same) || !same)
+    return true;
+  error = "output file '" + outputFilename + "' is the input file; "
+          "refusing to overwrite it";
+  return false;
+}
+
+/// Runs `write` on a temporary file beside the output and renames it onto
+/// the output when it succeeds, so that a failed compile leaves the
+/// previous output intact; standard output is written directly.
+LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
+  if (outputFilename == "-")
+    return write(outs());
+  if (!isRegularOrMissing(outputFilename)) {
+    // A device or a pipe (-o /dev/null) cannot be replaced by renaming.
+    std::error_code error;
+    raw_fd_ostream os(outputFilename, error);
+    if (error) {
+      WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
+                                        << "': " << error.message() << "\n";
+      return failure();
+    }
+    return write(os);
+  }
+  Expected<sys::fs::TempFile> temp =
+      sys::fs::TempFile::create(outputFilename + ".tmp-%%%%%%");
+  if (!temp) {
+    WithColor::error(errs(), "cavsc")
+        << "cannot write '" << outputFilename
+        << "': " << toString(temp.takeError()) << "\n";
+    return failure();
+  }
+  bool written;
+  {
+    raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    written = succeeded(write(os));
+    os.flush();
+    if (os.has_error()) {
+      WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
+                                        << "': " << os.error().message()
+                                        << "\n";
+      os.clear_error();
+      written = false;
+    }
+  }
+  if (!written) {
+    consumeError(temp->discard());
+    return failure();
+  }
+  if (Error error = temp->keep(outputFilename)) {
+    WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
+                                      << "': " << toString(std::move(error))
+                                      << "\n";
+    return failure();
+  }
+  return success();
 }
 
 /// libcavs_runtime.so and the runtime headers: an install tree next to
@@ -318,10 +395,28 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
-  Emit kind = resolveEmit();
+  std::optional<Emit> resolved = resolveEmit();
+  if (!resolved) {
+    WithColor::error(errs(), "cavsc")
+        << "cannot tell what to write to '" << outputFilename
+        << "' from its suffix; name it .so, .h, .o, .ll, .mlir, .cu, .ptx or "
+           ".cubin, or say what to write with --emit\n";
+    return 1;
+  }
+  Emit kind = *resolved;
   if (kind == Emit::SO && outputFilename == "-") {
     WithColor::error(errs(), "cavsc")
         << "a shared object needs an output file: -o libmodel.so\n";
+    return 1;
+  }
+  if (kind == Emit::SO && !isRegularOrMissing(outputFilename)) {
+    WithColor::error(errs(), "cavsc")
+        << "a shared object is written to a regular file, and '"
+        << outputFilename << "' is not one\n";
+    return 1;
+  }
+  if (!checkOutputIsNotInput(error)) {
+    WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
   if (failed(cavs::verifyCpuTarget({cpu, optLevel}, error))) {
@@ -349,14 +444,9 @@ int main(int argc, char **argv) {
   }
   if (kind == Emit::SO)
     return failed(compile(sourceMgr, kind, targets, runtime, nulls())) ? 1 : 0;
-  std::unique_ptr<ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &error);
-  if (!output) {
-    WithColor::error(errs(), "cavsc") << error << "\n";
-    return 1;
-  }
-  if (failed(compile(sourceMgr, kind, targets, runtime, output->os())))
-    return 1;
-  output->keep();
-  return 0;
+  return failed(writeOutput([&](raw_ostream &os) {
+           return compile(sourceMgr, kind, targets, runtime, os);
+         }))
+             ? 1
+             : 0;
 }
