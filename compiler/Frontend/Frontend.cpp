@@ -12,6 +12,7 @@
 #include "compiler/Frontend/Parser.h"
 #include "compiler/Frontend/Sema.h"
 
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace cavs;
@@ -36,6 +37,21 @@ parseDefines(llvm::ArrayRef<std::string> defines, DiagEngine &diag) {
     overrides.push_back({define, name.str(), number});
   }
   return overrides;
+}
+
+void cavs::addSourceBuffer(llvm::SourceMgr &sourceMgr,
+                           std::unique_ptr<llvm::MemoryBuffer> source) {
+  llvm::StringRef text = source->getBuffer();
+  const bool bom = text.consume_front("\xEF\xBB\xBF");
+  std::string normalized = text.str();
+  for (size_t i = 0; i < normalized.size(); ++i)
+    if (normalized[i] == '\r' &&
+        (i + 1 == normalized.size() || normalized[i + 1] != '\n'))
+      normalized[i] = '\n';
+  if (bom || normalized != text)
+    source = llvm::MemoryBuffer::getMemBufferCopy(
+        normalized, source->getBufferIdentifier());
+  sourceMgr.AddNewSourceBuffer(std::move(source), llvm::SMLoc());
 }
 
 std::unique_ptr<CheckedModule>

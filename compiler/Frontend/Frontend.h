@@ -16,6 +16,7 @@
 #include <string>
 
 namespace llvm {
+class MemoryBuffer;
 class SourceMgr;
 class raw_ostream;
 } // namespace llvm
@@ -30,6 +31,13 @@ struct CheckedModule {
   std::unique_ptr<ModuleAST> ast;
   Program program;
 };
+
+/// Makes `source` the main buffer of `sourceMgr` as the frontend reads
+/// source text: without a UTF-8 byte-order mark, and with every CR that does
+/// not start a CRLF (old Mac line ends) turned into an LF, so that comments
+/// and the line numbers of diagnostics end there.
+void addSourceBuffer(llvm::SourceMgr &sourceMgr,
+                     std::unique_ptr<llvm::MemoryBuffer> source);
 
 /// Lexes, parses and checks the main buffer of `sourceMgr`. Every diagnostic
 /// is printed through `sourceMgr` (file:line:col: error: ..., source line,

@@ -244,7 +244,7 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   ASSERT_TRUE(buffer) << "cannot read " << path;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  addSourceBuffer(sourceMgr, std::move(*buffer));
   std::unique_ptr<CheckedModule> checked =
       runFrontend(sourceMgr, GetParam().defines);
   ASSERT_TRUE(checked) << path << " does not compile";

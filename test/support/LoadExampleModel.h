@@ -34,7 +34,7 @@ inline void loadExampleModel(const ExampleModel &model,
   const std::string path = std::string(CAVS_EXAMPLES_DIR) + "/" + model.file;
   auto buffer = llvm::MemoryBuffer::getFile(path);
   ASSERT_TRUE(buffer) << "cannot read " << path;
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  addSourceBuffer(sourceMgr, std::move(*buffer));
   checked = runFrontend(sourceMgr, model.defines);
   ASSERT_TRUE(checked) << path << " does not compile";
   module = generateMLIR(context, sourceMgr, checked->program);

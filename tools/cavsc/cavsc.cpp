@@ -429,7 +429,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  cavs::addSourceBuffer(sourceMgr, std::move(input));
 
   cavs::RuntimeLocation runtime = locateRuntime(argv[0]);
   if (kind == Emit::SO) {
