@@ -1,7 +1,10 @@
 //===- Diagnostics.cpp - error reporting for the .cavs frontend -----------===//
 //
 // Implements DiagEngine: error limit, de-duplication and printing through the
-// SourceMgr in the usual `file:line:col: error: message` + caret form.
+// SourceMgr in the usual `file:line:col: error: message` + caret form. User
+// text is clipped in both parts: a quoted name longer than kMaxQuoted bytes
+// and a source line longer than kMaxLine (a 1 MB line, a 50 MB token) show
+// an excerpt with a marker, not the whole.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Diagnostics.h"
@@ -9,6 +12,31 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace cavs;
+
+/// Bytes of a quoted name, and of source line around the caret, shown.
+static constexpr size_t kMaxQuoted = 80, kMaxLine = 160;
+
+/// `message` with every '...' quote longer than kMaxQuoted clipped.
+static std::string clipQuotes(llvm::StringRef message) {
+  std::string clipped;
+  while (true) {
+    size_t open = message.find('\'');
+    size_t close =
+        open == llvm::StringRef::npos ? open : message.find('\'', open + 1);
+    if (close == llvm::StringRef::npos)
+      return clipped + message.str();
+    llvm::StringRef quoted = message.slice(open + 1, close);
+    clipped += message.take_front(open + 1).str();
+    if (quoted.size() > kMaxQuoted)
+      clipped += (quoted.take_front(kMaxQuoted) + "…(+" +
+                  llvm::Twine(quoted.size() - kMaxQuoted) + " bytes)")
+                     .str();
+    else
+      clipped += quoted.str();
+    clipped += '\'';
+    message = message.drop_front(close + 1);
+  }
+}
 
 DiagEngine::DiagEngine(llvm::SourceMgr &sourceMgr, llvm::StringRef progName,
                        unsigned errorLimit)
@@ -40,11 +68,48 @@ void DiagEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
 void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
                        const llvm::Twine &message) {
   if (loc.isValid()) {
-    sourceMgr.PrintMessage(loc, kind, message);
+    printDiagnostic(sourceMgr, loc, kind, message.str());
     return;
   }
   // A location-less SMDiagnostic prints its "file name" as the prefix, which
   // gives the conventional `cavsc: error: ...` of command-line errors.
-  sourceMgr.PrintMessage(llvm::errs(),
-                         llvm::SMDiagnostic(progName, kind, message.str()));
+  sourceMgr.PrintMessage(
+      llvm::errs(),
+      llvm::SMDiagnostic(progName, kind, clipQuotes(message.str())));
+}
+
+void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
+                           llvm::SourceMgr::DiagKind kind,
+                           llvm::StringRef message) {
+  std::string text = clipQuotes(message);
+  unsigned buffer = sourceMgr.FindBufferContainingLoc(loc);
+  auto [line, column] = sourceMgr.getLineAndColumn(loc, buffer);
+  llvm::StringRef rest(loc.getPointer() - (column - 1),
+                       sourceMgr.getMemoryBuffer(buffer)->getBufferEnd() -
+                           loc.getPointer() + (column - 1));
+  llvm::StringRef lineText = rest.take_until([](char c) {
+    return c == '\n' || c == '\r';
+  });
+  if (lineText.size() <= kMaxLine) {
+    sourceMgr.PrintMessage(loc, kind, text);
+    return;
+  }
+  // The caret's neighbourhood, with "..." where the line goes on; the
+  // location goes into the prefix as SourceMgr would print it.
+  size_t caret = column - 1, context = kMaxLine / 2;
+  size_t begin = caret > context ? caret - context : 0;
+  size_t end = std::min(lineText.size(), caret + context);
+  std::string excerpt = (begin > 0 ? "..." : "") +
+                        lineText.slice(begin, end).str() +
+                        (end < lineText.size() ? "..." : "");
+  size_t caretColumn = caret - begin + (begin > 0 ? 3 : 0);
+  std::string where =
+      (sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier() + ":" +
+       llvm::Twine(line) + ":" + llvm::Twine(column))
+          .str();
+  sourceMgr.PrintMessage(
+      llvm::errs(),
+      llvm::SMDiagnostic(where, kind,
+                         text + "\n" + excerpt + "\n" +
+                             std::string(caretColumn, ' ') + "^"));
 }

@@ -21,6 +21,13 @@
 
 namespace cavs {
 
+/// Prints `message` at `loc` (which must be valid) the way SourceMgr does,
+/// `file:line:col: error: message` with the source line and a caret, but
+/// with long user text clipped: a quoted name to 80 bytes, the source line to
+/// 160 bytes around the caret, each with a marker.
+void printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
+                     llvm::SourceMgr::DiagKind kind, llvm::StringRef message);
+
 /// Collects and prints the diagnostics of one frontend run.
 class DiagEngine {
 public:

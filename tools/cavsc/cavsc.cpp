@@ -10,6 +10,7 @@
 #include "compiler/Analysis/ModelStats.h"
 #include "compiler/Config.h"
 #include "compiler/Conversion/CudaKernels.h"
+#include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -29,6 +30,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -290,6 +292,40 @@ LogicalResult emitCuda(cavs::ModelCode &code, Emit kind, raw_ostream &os) {
   return success();
 }
 
+/// Prints a diagnostic of the passes like the frontend's (clipped source
+/// line and quotes) when it points into the .cavs source, else with its
+/// location as MLIR prints it.
+void printMLIRDiagnostic(SourceMgr &sourceMgr, mlir::Diagnostic &diag) {
+  SourceMgr::DiagKind kind = SourceMgr::DK_Error;
+  switch (diag.getSeverity()) {
+  case mlir::DiagnosticSeverity::Note:
+    kind = SourceMgr::DK_Note;
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    kind = SourceMgr::DK_Warning;
+    break;
+  case mlir::DiagnosticSeverity::Remark:
+    kind = SourceMgr::DK_Remark;
+    break;
+  case mlir::DiagnosticSeverity::Error:
+    break;
+  }
+  unsigned main = sourceMgr.getMainFileID();
+  auto fileLoc = diag.getLocation()->findInstanceOf<mlir::FileLineColLoc>();
+  SMLoc loc;
+  if (fileLoc && fileLoc.getFilename() ==
+                     sourceMgr.getMemoryBuffer(main)->getBufferIdentifier())
+    loc = sourceMgr.FindLocForLineAndColumn(main, fileLoc.getLine(),
+                                            fileLoc.getColumn());
+  if (loc.isValid()) {
+    cavs::printDiagnostic(sourceMgr, loc, kind, diag.str());
+    return;
+  }
+  std::string where;
+  raw_string_ostream(where) << diag.getLocation();
+  sourceMgr.PrintMessage(errs(), SMDiagnostic(where, kind, diag.str()));
+}
+
 /// Runs the pipeline up to `kind` and writes the result to `os` (or, for a
 /// shared object, to the file `outputFilename`).
 LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
@@ -310,7 +346,14 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
                       mlir::LLVM::LLVMDialect>();
   // Diagnostics point into the .cavs source; dumping IR would only confuse.
   context.printOpOnDiagnostic(false);
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::DiagnosticEngine::HandlerID handler =
+      context.getDiagEngine().registerHandler([&](mlir::Diagnostic &diag) {
+        printMLIRDiagnostic(sourceMgr, diag);
+        for (mlir::Diagnostic &note : diag.getNotes())
+          printMLIRDiagnostic(sourceMgr, note);
+      });
+  auto unregister = llvm::make_scope_exit(
+      [&] { context.getDiagEngine().eraseHandler(handler); });
   mlir::OwningOpRef<mlir::ModuleOp> module =
       cavs::generateMLIR(context, sourceMgr, checked->program);
   if (!module || failed(mlir::verify(*module)))
