@@ -9,7 +9,10 @@
 
 #include "compiler/Analysis/ModelStats.h"
 
+#include "cavs/model.h"
+
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -88,6 +91,37 @@ int64_t intAttr(Operation *op, StringRef name) {
   auto attr = op->getAttrOfType<IntegerAttr>(name);
   return attr ? attr.getInt() : 0;
 }
+
+/// "10.6 KiB": `floats` floats in binary units.
+std::string formatFloatBytes(int64_t floats) {
+  double bytes = 4.0 * double(floats);
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  unsigned unit = 0;
+  while (bytes >= 1024 && unit + 1 < std::size(units)) {
+    bytes /= 1024;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream(text)
+      << llvm::format(unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+  return text;
+}
+
+/// The memory of the parameters and what training keeps per parameter, as
+/// the runtime lays them out (each tensor aligned).
+void printParamMemory(ModelOp model, llvm::raw_ostream &os) {
+  int64_t floats = 0, tensors = 0;
+  for (auto param : model.getBody().getOps<ParamOp>()) {
+    floats += llvm::alignTo(valueWidth(param.getType()), CAVS_PARAM_ALIGNMENT);
+    ++tensors;
+  }
+  os << "parameters: " << tensors << " tensors, " << floats << " floats ("
+     << formatFloatBytes(floats) << ")\n"
+     << "training: gradients " << formatFloatBytes(floats)
+     << ", optimizer state " << formatFloatBytes(floats)
+     << " (Adagrad, SGD with momentum) or " << formatFloatBytes(2 * floats)
+     << " (Adam)\n";
+}
 } // namespace
 
 std::array<PhaseStats, 6> cavs::vertexPhaseStats(VertexOp vertex) {
@@ -100,13 +134,15 @@ std::array<PhaseStats, 6> cavs::vertexPhaseStats(VertexOp vertex) {
 
 void cavs::printModelStats(ModelOp model, llvm::raw_ostream &os) {
   os << "model " << model.getSymName() << "\n";
+  printParamMemory(model, os);
   for (auto vertex : model.getBody().getOps<VertexOp>()) {
     std::array<PhaseStats, 6> phases = vertexPhaseStats(vertex);
+    int64_t arena = intAttr(vertex, CavsDialect::kArenaWidthAttrName),
+            scratch = intAttr(vertex, CavsDialect::kScratchWidthAttrName);
     os << "vertex @" << vertex.getSymName() << " (arity " << vertex.getArity()
-       << "): arena " << intAttr(vertex, CavsDialect::kArenaWidthAttrName)
-       << " floats per vertex, scratch "
-       << intAttr(vertex, CavsDialect::kScratchWidthAttrName)
-       << " floats per task row\n";
+       << "): arena " << arena << " floats per vertex ("
+       << formatFloatBytes(arena) << "), scratch " << scratch
+       << " floats per task row (" << formatFloatBytes(scratch) << ")\n";
     os << "  phase        ops  kernels  gemms  flops/vertex  copied bytes\n";
     int64_t flops[2] = {0, 0};
     for (auto [i, phase] : llvm::enumerate(phases)) {

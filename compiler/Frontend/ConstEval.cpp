@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/ConstEval.h"
 
+#include "cavs/model.h"
+
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -105,6 +107,11 @@ std::optional<Type> cavs::evaluateType(const TypeSpec &spec,
     if (extent && *extent <= 0) {
       diag.error(dim->getLoc(),
                  "dimension must be positive, got " + llvm::Twine(*extent));
+      extent = std::nullopt;
+    } else if (extent && *extent > CAVS_MAX_DIMENSION) {
+      diag.error(dim->getLoc(), "dimension " + llvm::Twine(*extent) +
+                                    " exceeds the runtime's limit of " +
+                                    llvm::Twine(CAVS_MAX_DIMENSION));
       extent = std::nullopt;
     }
     ok &= extent.has_value();

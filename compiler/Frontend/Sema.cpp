@@ -12,6 +12,8 @@
 #include "compiler/Frontend/Symbols.h"
 #include "compiler/Frontend/VertexLowering.h"
 
+#include "cavs/model.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -299,6 +301,9 @@ void ModuleChecker::checkState() {
 }
 
 void ModuleChecker::checkParams() {
+  // As the runtime lays them out: each tensor with one alignment of padding.
+  int64_t layoutElements = 0;
+  bool pastLimit = false;
   for (auto [decl, symbol] : params) {
     const TypeSpec &spec = decl->getType();
     std::optional<Type> type = evaluate(spec);
@@ -314,11 +319,19 @@ void ModuleChecker::checkParams() {
     for (int64_t extent : type->shape)
       if (elements)
         elements = llvm::checkedMul(*elements, extent);
-    if (!elements) {
-      diag.error(spec.loc,
-                 "parameter '" + decl->getName() + "' has too many elements");
+    std::optional<int64_t> total =
+        elements ? llvm::checkedAdd(layoutElements,
+                                    *elements + CAVS_PARAM_ALIGNMENT)
+                 : std::nullopt;
+    if (!total || *total > CAVS_MAX_PARAM_ELEMENTS) {
+      if (!pastLimit)
+        diag.error(spec.loc,
+                   "parameter '" + decl->getName() + "' brings the model's "
+                   "parameters past the runtime's limit of 2^56 elements");
+      pastLimit = true;
       continue;
     }
+    layoutElements = *total;
     std::optional<Initializer> init = checkInitializer(*decl, *type);
     if (!init)
       continue;

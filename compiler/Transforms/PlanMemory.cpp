@@ -8,6 +8,8 @@
 
 #include "compiler/Transforms/Passes.h"
 
+#include "cavs/model.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -211,6 +213,12 @@ LogicalResult Planner::run() {
     arena.push_back(&owner);
   }
   int64_t arenaWidth = pack(arena), scratchWidth = pack(scratch);
+  for (auto [what, width] : {std::pair("arena", arenaWidth),
+                             std::pair("scratch", scratchWidth)})
+    if (width > CAVS_MAX_VERTEX_FLOATS)
+      return vertex.emitError("needs ")
+             << width << " floats per vertex in its " << what
+             << ", past the runtime's limit of " << CAVS_MAX_VERTEX_FLOATS;
 
   MLIRContext *context = vertex.getContext();
   for (Operation *op : sequence) {

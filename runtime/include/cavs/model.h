@@ -34,6 +34,16 @@ CAVS_EXTERN_C_BEGIN
 /// of the flat buffer, whose base is 64-byte aligned.
 #define CAVS_PARAM_ALIGNMENT 16
 
+/// What a model may declare, checked by cavsc when it compiles a model and
+/// by the runtime when it creates one: every dimension of a parameter, the
+/// parameter elements of a model in all (each tensor counted with one
+/// alignment of padding), and the floats per vertex (the state, a pull or
+/// push, and each vertex function's arena and scratch rows), so that sizes
+/// times vertex counts and byte counts never overflow int64.
+#define CAVS_MAX_DIMENSION INT32_MAX
+#define CAVS_MAX_PARAM_ELEMENTS (INT64_C(1) << 56)
+#define CAVS_MAX_VERTEX_FLOATS INT32_MAX
+
 /// How a parameter is initialised; the values are those of the dialect's
 /// InitializerKind.
 typedef enum cavs_init_kind {

@@ -18,7 +18,7 @@ constexpr cavs_status kInvalid = CAVS_ERROR_INVALID_ARGUMENT;
 
 /// The largest per-vertex float count (state width, arena and scratch
 /// rows), so that sizes times vertex counts fit in int64.
-constexpr int64_t kMaxFloats = INT32_MAX;
+constexpr int64_t kMaxFloats = CAVS_MAX_VERTEX_FLOATS;
 
 /// "i32" or "f32[3]".
 std::string typeName(bool isI32, int32_t width) {

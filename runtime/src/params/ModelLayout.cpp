@@ -9,17 +9,15 @@
 #include "params/ModelLayout.h"
 
 #include <cmath>
-#include <limits>
 
 namespace cavs::runtime {
 
 namespace {
 
-/// Largest dimension of a parameter: rows are indexed by int32.
-constexpr int64_t kMaxDimension = std::numeric_limits<int32_t>::max();
-/// Bound on the flat buffer, far above any real model, so that sizes and
-/// byte counts can never overflow int64.
-constexpr int64_t kMaxElements = int64_t(1) << 56;
+/// Rows are indexed by int32; the flat buffer's bound is far above any real
+/// model (cavs/model.h).
+constexpr int64_t kMaxDimension = CAVS_MAX_DIMENSION;
+constexpr int64_t kMaxElements = CAVS_MAX_PARAM_ELEMENTS;
 
 int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
