@@ -17,6 +17,7 @@
 #include <csignal>
 #include <functional>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 extern "C" int cavsTestTrainFromC(const char *checkpointPath);
 
@@ -467,14 +468,22 @@ TEST_F(CheckpointTest, ParamsOnlyLoadValidatesEverything) {
   EXPECT_EQ(toVector(params.data()), before);
 }
 
-// Tests I/O errors: missing file, a directory, and unwritable locations.
+// Tests I/O errors: missing file, files that are not regular files (a
+// FIFO would block the open, /dev/zero never end), and unwritable
+// locations.
 TEST_F(CheckpointTest, IoErrors) {
   expectLoadFails(path("missing.ckpt"), CAVS_ERROR_IO,
                   {"cannot open checkpoint '" + path("missing.ckpt") +
                    "': No such file or directory"});
-  expectLoadFails(
-      dir.string(), CAVS_ERROR_IO,
-      {"cannot read checkpoint '" + dir.string() + "': not a regular file"});
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  const std::pair<std::string, std::string> notRegular[] = {
+      {dir.string(), "a directory"},
+      {path("fifo"), "a FIFO"},
+      {"/dev/zero", "a character device"}};
+  for (const auto &[file, kind] : notRegular)
+    expectLoadFails(file, CAVS_ERROR_IO,
+                    {"cannot read checkpoint '" + file + "': it is " + kind +
+                     ", not a regular file"});
 
   ParamStore params(tinyModel().desc(), 1);
   const std::string inMissingDir = path("no/such/dir/model.ckpt");

@@ -1,8 +1,7 @@
-//===- FileIo.cpp - POSIX whole-file reads and atomic writes --------------===//
+//===- FileIo.cpp - POSIX atomic writes of checkpoint files ---------------===//
 //
-// Plain POSIX calls: fstat + read for loading, open/write/fsync/rename for
-// saving (std::ofstream can neither fsync nor report why a write failed).
-// EINTR is retried everywhere.
+// Plain POSIX calls: open/write/fsync/rename (std::ofstream can neither
+// fsync nor report why a write failed). EINTR is retried everywhere.
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/FileIo.h"
@@ -11,7 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -30,53 +28,7 @@ std::string directoryOf(const std::string &path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-/// Closes `fd` on scope exit.
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd >= 0)
-      ::close(fd);
-  }
-};
-
 } // namespace
-
-Status readWholeFile(const std::string &path, const char *what,
-                     FileBytes &out) {
-  int fd;
-  do
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return makeError(CAVS_ERROR_IO, "cannot open {} '{}': {}", what, path,
-                     std::strerror(errno));
-  FdCloser closer{fd};
-  struct stat info;
-  if (::fstat(fd, &info) != 0)
-    return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
-                     std::strerror(errno));
-  if (!S_ISREG(info.st_mode))
-    return makeError(CAVS_ERROR_IO, "cannot read {} '{}': not a regular file",
-                     what, path);
-  FileBytes bytes;
-  bytes.size = static_cast<size_t>(info.st_size);
-  bytes.data.reset(new unsigned char[bytes.size]);
-  size_t done = 0;
-  while (done < bytes.size) {
-    const ssize_t n = ::read(fd, bytes.data.get() + done, bytes.size - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
-                       std::strerror(errno));
-    if (n == 0) // Shrunk since fstat: what is there is the file.
-      break;
-    done += static_cast<size_t>(n);
-  }
-  bytes.size = done;
-  out = std::move(bytes);
-  return Status();
-}
 
 AtomicFileWriter::AtomicFileWriter(std::string path, const char *what)
     : path_(std::move(path)),

@@ -11,6 +11,7 @@
 
 #include "checkpoint/Parse.h"
 #include "optim/Options.h"
+#include "support/ReadFile.h"
 
 #include <cstring>
 

@@ -203,7 +203,7 @@ private:
 
 Status loadEdgeList(const std::string &path, GraphBatch &out) {
   TextFile file;
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "edge list", file));
   return EdgeListParser(file).parse(out);
 }
 

@@ -81,7 +81,7 @@ Status loadParentArrays(const std::string &path, int32_t arity,
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "arity {} is negative (0 infers it)", arity);
   TextFile file;
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "parent arrays", file));
 
   ParentArrays arrays;
   std::vector<int64_t> columns;

@@ -180,7 +180,7 @@ Status loadSstTrees(const std::string &path, WordMapper &words,
   CAVS_RETURN_IF_ERROR(GraphBuilder::create(treeTypes.arities(), builder));
   CAVS_RETURN_IF_ERROR(builder.addAttribute("word", wordAttribute));
   CAVS_RETURN_IF_ERROR(builder.addAttribute("label", labelAttribute));
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "SST trees", file));
 
   // Scratch reused by every line, so parsing allocates nothing per vertex.
   std::vector<OpenNode> stack;

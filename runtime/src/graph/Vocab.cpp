@@ -19,7 +19,7 @@ namespace cavs::runtime {
 
 Status Vocab::load(const std::string &path, Vocab &out) {
   TextFile file;
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "vocabulary", file));
   Vocab vocab;
   std::string_view line;
   while (file.nextLine(line)) {
