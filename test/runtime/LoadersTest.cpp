@@ -502,5 +502,51 @@ TEST_F(NonRegularFile, EveryLoaderRefusesIt) {
   cavs_vocab_destroy(vocab);
 }
 
+//===----------------------------------------------------------------------===//
+// Input quoted in messages
+//===----------------------------------------------------------------------===//
+
+using QuotedInput = TempDirTest;
+
+// Tests that a 1 MB token is quoted clipped, with the number of bytes left
+// out, so every loader's message stays short.
+TEST_F(QuotedInput, LongTokensAreClipped) {
+  const std::string token(1 << 20, 'x');
+  const std::string quoted = "'" + std::string(80, 'x') + "…(+" +
+                             std::to_string(token.size() - 80) + " bytes)'";
+  Vocab vocab;
+  const std::pair<std::string, std::function<void(const std::string &)>>
+      loaders[] = {
+          {token, [&](const std::string &path) { loadSstTrees(path, vocab); }},
+          {token, [](const std::string &path) { loadParentArrays(path); }},
+          {token, [](const std::string &path) { loadEdgeList(path); }},
+          {"a " + token, [](const std::string &path) { Vocab::load(path); }},
+      };
+  for (const auto &[text, load] : loaders) {
+    const std::string path = writeFile("input.txt", text + "\n");
+    try {
+      load(path);
+      ADD_FAILURE() << "loaded a file of 1 MB tokens";
+    } catch (const Error &error) {
+      const std::string message = error.what();
+      EXPECT_EQ(error.status(), CAVS_ERROR_PARSE) << message;
+      EXPECT_NE(message.find(quoted), std::string::npos) << message;
+      EXPECT_LT(message.size(), 300u) << message;
+    }
+  }
+}
+
+// Tests that bytes that are not printable UTF-8 are escaped, so a NUL does
+// not cut the C ABI's message short, while UTF-8 text is kept.
+TEST_F(QuotedInput, UnprintableBytesAreEscaped) {
+  const std::string token = std::string("typ\x01") + "es" + '\0';
+  const std::string path = writeFile("list.txt", token + " 1\n");
+  expectError([&] { loadEdgeList(path); }, CAVS_ERROR_PARSE,
+              {path + ":1:1: expected 'types' before 'typ\\x01es\\x00'"});
+  const std::string words = writeFile("words.txt", "café\nthé\ncafé\n");
+  expectError([&] { Vocab::load(words); }, CAVS_ERROR_PARSE,
+              {words + ":3: duplicate word 'café' (first on line 1)"});
+}
+
 } // namespace
 } // namespace cavs::test

@@ -11,6 +11,7 @@
 
 #include "checkpoint/Parse.h"
 #include "optim/Options.h"
+#include "support/Excerpt.h"
 #include "support/ReadFile.h"
 
 #include <cstring>
@@ -32,7 +33,7 @@ Status matchTensors(const std::string &context, const ModelLayout &layout,
     if (index < 0)
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "{}: tensor '{}' is not a parameter of model '{}'",
-                       context, record.name, layout.name());
+                       context, excerpt(record.name), layout.name());
     if (data[index])
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "{}: parameter '{}' appears twice", context,
@@ -100,7 +101,7 @@ Status loadCheckpoint(const std::string &path, ParamStore &params,
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "checkpoint '{}' was saved from model '{}' (signature "
                      "{:#018x}), not from model '{}' (signature {:#018x})",
-                     path, contents.modelName, contents.signature,
+                     path, excerpt(contents.modelName), contents.signature,
                      layout.name(), layout.signature());
   const std::string context = fmt::format("checkpoint '{}'", path);
   std::vector<const unsigned char *> paramData;

@@ -10,6 +10,7 @@
 #include "graph/Loaders.h"
 
 #include "graph/TextFile.h"
+#include "support/Excerpt.h"
 
 #include <algorithm>
 
@@ -40,7 +41,7 @@ Status parseLine(const TextFile &file, std::string_view line, int32_t arity,
       return file.errorAt(tokens.column(token),
                           "'{}' is not a parent index (an integer, 0 for a "
                           "root)",
-                          token);
+                          excerpt(token));
     arrays.parents.push_back(parent);
     columns.push_back(tokens.column(token));
   }
