@@ -288,6 +288,51 @@ TEST_F(CheckpointTest, RejectsOtherFiles) {
                    "0x5eed5eed0000cafe)"});
 }
 
+// Tests that a checkpoint of another model with the same name (compiled
+// with other sizes, say) is refused with its first difference, not only
+// with the signatures.
+TEST_F(CheckpointTest, SignatureMismatchNamesTheDifference) {
+  struct Case {
+    std::function<void(CheckpointSpec &)> change;
+    std::string difference;
+  };
+  const Case cases[] = {
+      {[](CheckpointSpec &s) {
+         s.params[2] = {"W_f", {2, 5}, std::vector<float>(10, 0.0f)};
+       },
+       "parameter 'W_f' has shape [2, 5] in the checkpoint but [2, 4] in the "
+       "model"},
+      {[](CheckpointSpec &s) { s.params[2].name = "W_g"; },
+       "tensor 'W_g' is not a parameter of model 'tiny'"},
+      {[](CheckpointSpec &s) { s.params.pop_back(); },
+       "parameter 'b' of model 'tiny' is missing"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.difference);
+    CheckpointSpec spec = adamSpec();
+    spec.signature = 1;
+    c.change(spec);
+    expectSpecFails(spec, CAVS_ERROR_INVALID_ARGUMENT,
+                    {"checkpoint '" + path() +
+                     "' was saved from model 'tiny' (signature "
+                     "0x0000000000000001), not from model 'tiny' (signature "
+                     "0x5eed5eed0000cafe): " +
+                     c.difference});
+  }
+}
+
+// Tests that a model name read from a checkpoint is quoted escaped and
+// clipped, and the reason follows it.
+TEST_F(CheckpointTest, ModelNameIsEscapedAndClipped) {
+  CheckpointSpec spec = adamSpec();
+  spec.signature = 1;
+  spec.model = std::string("tiny\0", 5) + std::string(1000, 'm');
+  expectSpecFails(spec, CAVS_ERROR_INVALID_ARGUMENT,
+                  {"' was saved from model 'tiny\\x00" + std::string(75, 'm') +
+                   "…(+925 bytes)' (signature 0x0000000000000001), not from "
+                   "model 'tiny'"});
+}
+
 // Tests tensors that do not match the model: renamed, missing, extra,
 // repeated, misshapen, in the parameters and in optimizer slots.
 TEST_F(CheckpointTest, RejectsMismatchedTensors) {
@@ -352,6 +397,11 @@ TEST_F(CheckpointTest, RejectsMalformedContent) {
        "tensor 'b' has dimension 0, outside [1, 2147483647]"},
       {[](CheckpointSpec &s) { s.params[3].name = ""; }, CAVS_ERROR_PARSE,
        "a tensor has an empty name"},
+      // The name runs into the rank (2), quoted escaped: a raw NUL would
+      // cut the message before its reason.
+      {[](CheckpointSpec &s) { s.params[1].nameLength = 9; }, CAVS_ERROR_PARSE,
+       "tensor 'W_iou\\x02\\x00\\x00\\x00' has rank 6; tensors have rank 1 "
+       "or 2"},
       {[](CheckpointSpec &s) { s.optimizerKind = 9; }, CAVS_ERROR_PARSE,
        "unknown optimizer kind 9"},
       {[](CheckpointSpec &s) { s.stepCount = ~uint64_t(0); }, CAVS_ERROR_PARSE,
