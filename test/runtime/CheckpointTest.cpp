@@ -18,6 +18,8 @@
 #include <functional>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 extern "C" int cavsTestTrainFromC(const char *checkpointPath);
 
@@ -582,6 +584,36 @@ TEST_F(CheckpointTest, FailedWriteKeepsPreviousCheckpoint) {
   // The old checkpoint still loads.
   Trained reloaded(OptimizerKind::Adam, 8);
   loadCheckpoint(path(), reloaded.params, reloaded.optimizer);
+}
+
+// Tests that a save removes the temporary files that killed saves of the
+// same path left (their pid is gone), and only those: not the one of a live
+// process (the parent; this process's own name is the save's temporary
+// file), nor those of other paths or with other suffixes.
+TEST_F(CheckpointTest, SaveRemovesStaleTemporaries) {
+  const pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  const std::string dead = path() + ".tmp." + std::to_string(child);
+  const std::string kept[] = {
+      path() + ".tmp." + std::to_string(::getppid()),
+      path("other.ckpt") + ".tmp." + std::to_string(child),
+      path() + ".best.tmp." + std::to_string(child),
+      path() + ".tmp." + std::to_string(child) + "x",
+  };
+  writeBytes(dead, "partial");
+  for (const std::string &file : kept)
+    writeBytes(file, "partial");
+  Trained trained(OptimizerKind::Sgd);
+  saveCheckpoint(path(), trained.params, trained.optimizer);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  for (const std::string &file : kept)
+    EXPECT_TRUE(std::filesystem::exists(file)) << file;
+  Trained reloaded(OptimizerKind::Sgd, 8);
+  loadCheckpoint(path(), reloaded.params, reloaded.optimizer);
+  EXPECT_EQ(toVector(reloaded.params.data()), toVector(trained.params.data()));
 }
 
 // Tests that the optimizer must belong to the model being saved or loaded.

@@ -7,9 +7,12 @@
 #include "checkpoint/FileIo.h"
 
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <unistd.h>
 #include <utility>
 
@@ -26,6 +29,29 @@ std::string directoryOf(const std::string &path) {
   if (slash == std::string::npos)
     return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// Removes `<path>.tmp.<pid>` files whose pid no longer exists: a save that
+/// was killed leaves its temporary file (up to the size of a checkpoint)
+/// forever. Those of live pids may be saves in progress. Best effort: a
+/// folder that cannot be listed fails the save at its own step.
+void removeStaleTemporaries(const std::string &path) {
+  namespace fs = std::filesystem;
+  const std::string prefix = fs::path(path).filename().string() + ".tmp.";
+  std::error_code error;
+  for (fs::directory_iterator it(directoryOf(path), error), end;
+       !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0)
+      continue;
+    const char *digits = name.c_str() + prefix.size();
+    const char *nameEnd = name.c_str() + name.size();
+    pid_t pid;
+    auto [parsed, status] = std::from_chars(digits, nameEnd, pid);
+    if (status == std::errc() && parsed == nameEnd && pid > 0 &&
+        ::kill(pid, 0) != 0 && errno == ESRCH)
+      ::unlink(it->path().c_str());
+  }
 }
 
 } // namespace
@@ -47,6 +73,7 @@ Status AtomicFileWriter::ioError(const char *action) const {
 }
 
 Status AtomicFileWriter::open() {
+  removeStaleTemporaries(path_);
   do
     fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                  0644);

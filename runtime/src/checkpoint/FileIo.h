@@ -26,7 +26,9 @@ public:
   AtomicFileWriter(const AtomicFileWriter &) = delete;
   AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
 
-  /// Creates the temporary file.
+  /// Removes the temporary files that killed writers of the same path left
+  /// (`<path>.tmp.<pid>` of pids that no longer exist), then creates this
+  /// writer's.
   Status open();
   /// Appends `size` bytes (buffered).
   Status write(const void *data, size_t size);
