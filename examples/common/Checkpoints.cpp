@@ -3,17 +3,31 @@
 
 #include "ArgParser.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <unistd.h>
 
 namespace cavs_examples {
 
 Checkpoints::Checkpoints(std::string path, bool writer)
     : path_(std::move(path)) {
-  const std::filesystem::path folder =
+  if (!enabled() || !writer)
+    return;
+  // The first save comes after an epoch of training: check now what would
+  // make it fail, without creating anything.
+  const std::filesystem::path parent =
       std::filesystem::path(path_).parent_path();
-  if (writer && !folder.empty() && !std::filesystem::is_directory(folder))
-    throw UsageError("--checkpoint " + path_ + ": folder '" + folder.string() +
-                     "' does not exist");
+  const std::string folder = parent.empty() ? "." : parent.string();
+  const std::string flag = "--checkpoint " + path_ + ": ";
+  if (!std::filesystem::is_directory(folder))
+    throw UsageError(flag + "folder '" + folder + "' does not exist");
+  if (::access(folder.c_str(), W_OK) != 0)
+    throw UsageError(flag + "cannot write in folder '" + folder +
+                     "': " + std::strerror(errno));
+  for (const std::string &file : {path_, bestPath()})
+    if (std::filesystem::is_directory(file))
+      throw UsageError(flag + "'" + file + "' is a directory");
 }
 
 void Checkpoints::save(cavs::Model &model, const cavs::Optimizer &optimizer,

@@ -18,9 +18,10 @@ namespace cavs_examples {
 
 class Checkpoints {
 public:
-  /// Throws UsageError at once when the folder of `path` does not exist.
-  /// `writer`: false on the ranks of a distributed run that never write
-  /// (rank 0 does), which need not have the folder on their hosts.
+  /// Throws UsageError at once when saves to `path` would fail: its folder
+  /// does not exist or is not writable, or `path` or its .best is a
+  /// directory. `writer`: false on the ranks of a distributed run that never
+  /// write (rank 0 does), which need not have the folder on their hosts.
   explicit Checkpoints(std::string path, bool writer = true);
 
   bool enabled() const { return !path_.empty(); }

@@ -36,7 +36,9 @@ void putString(std::string &out, const std::string &text) {
 }
 
 void putTensor(std::string &out, const TensorSpec &tensor) {
-  putString(out, tensor.name);
+  putU32(out, tensor.nameLength >= 0 ? uint32_t(tensor.nameLength)
+                                     : uint32_t(tensor.name.size()));
+  out += tensor.name;
   putU32(out, uint32_t(tensor.shape.size()));
   for (uint64_t dimension : tensor.shape)
     putU64(out, dimension);

@@ -26,6 +26,8 @@ struct TensorSpec {
   uint32_t dtype = 1;
   /// The recorded byte length; -1 for 4 * values.size().
   int64_t byteLength = -1;
+  /// The recorded length of the name; -1 for name.size().
+  int64_t nameLength = -1;
 };
 
 /// An optimizer state slot.

@@ -17,6 +17,9 @@
 #include <csignal>
 #include <functional>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 extern "C" int cavsTestTrainFromC(const char *checkpointPath);
 
@@ -287,6 +290,51 @@ TEST_F(CheckpointTest, RejectsOtherFiles) {
                    "0x5eed5eed0000cafe)"});
 }
 
+// Tests that a checkpoint of another model with the same name (compiled
+// with other sizes, say) is refused with its first difference, not only
+// with the signatures.
+TEST_F(CheckpointTest, SignatureMismatchNamesTheDifference) {
+  struct Case {
+    std::function<void(CheckpointSpec &)> change;
+    std::string difference;
+  };
+  const Case cases[] = {
+      {[](CheckpointSpec &s) {
+         s.params[2] = {"W_f", {2, 5}, std::vector<float>(10, 0.0f)};
+       },
+       "parameter 'W_f' has shape [2, 5] in the checkpoint but [2, 4] in the "
+       "model"},
+      {[](CheckpointSpec &s) { s.params[2].name = "W_g"; },
+       "tensor 'W_g' is not a parameter of model 'tiny'"},
+      {[](CheckpointSpec &s) { s.params.pop_back(); },
+       "parameter 'b' of model 'tiny' is missing"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.difference);
+    CheckpointSpec spec = adamSpec();
+    spec.signature = 1;
+    c.change(spec);
+    expectSpecFails(spec, CAVS_ERROR_INVALID_ARGUMENT,
+                    {"checkpoint '" + path() +
+                     "' was saved from model 'tiny' (signature "
+                     "0x0000000000000001), not from model 'tiny' (signature "
+                     "0x5eed5eed0000cafe): " +
+                     c.difference});
+  }
+}
+
+// Tests that a model name read from a checkpoint is quoted escaped and
+// clipped, and the reason follows it.
+TEST_F(CheckpointTest, ModelNameIsEscapedAndClipped) {
+  CheckpointSpec spec = adamSpec();
+  spec.signature = 1;
+  spec.model = std::string("tiny\0", 5) + std::string(1000, 'm');
+  expectSpecFails(spec, CAVS_ERROR_INVALID_ARGUMENT,
+                  {"' was saved from model 'tiny\\x00" + std::string(75, 'm') +
+                   "…(+925 bytes)' (signature 0x0000000000000001), not from "
+                   "model 'tiny'"});
+}
+
 // Tests tensors that do not match the model: renamed, missing, extra,
 // repeated, misshapen, in the parameters and in optimizer slots.
 TEST_F(CheckpointTest, RejectsMismatchedTensors) {
@@ -351,6 +399,11 @@ TEST_F(CheckpointTest, RejectsMalformedContent) {
        "tensor 'b' has dimension 0, outside [1, 2147483647]"},
       {[](CheckpointSpec &s) { s.params[3].name = ""; }, CAVS_ERROR_PARSE,
        "a tensor has an empty name"},
+      // The name runs into the rank (2), quoted escaped: a raw NUL would
+      // cut the message before its reason.
+      {[](CheckpointSpec &s) { s.params[1].nameLength = 9; }, CAVS_ERROR_PARSE,
+       "tensor 'W_iou\\x02\\x00\\x00\\x00' has rank 6; tensors have rank 1 "
+       "or 2"},
       {[](CheckpointSpec &s) { s.optimizerKind = 9; }, CAVS_ERROR_PARSE,
        "unknown optimizer kind 9"},
       {[](CheckpointSpec &s) { s.stepCount = ~uint64_t(0); }, CAVS_ERROR_PARSE,
@@ -467,14 +520,22 @@ TEST_F(CheckpointTest, ParamsOnlyLoadValidatesEverything) {
   EXPECT_EQ(toVector(params.data()), before);
 }
 
-// Tests I/O errors: missing file, a directory, and unwritable locations.
+// Tests I/O errors: missing file, files that are not regular files (a
+// FIFO would block the open, /dev/zero never end), and unwritable
+// locations.
 TEST_F(CheckpointTest, IoErrors) {
   expectLoadFails(path("missing.ckpt"), CAVS_ERROR_IO,
                   {"cannot open checkpoint '" + path("missing.ckpt") +
                    "': No such file or directory"});
-  expectLoadFails(
-      dir.string(), CAVS_ERROR_IO,
-      {"cannot read checkpoint '" + dir.string() + "': not a regular file"});
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  const std::pair<std::string, std::string> notRegular[] = {
+      {dir.string(), "a directory"},
+      {path("fifo"), "a FIFO"},
+      {"/dev/zero", "a character device"}};
+  for (const auto &[file, kind] : notRegular)
+    expectLoadFails(file, CAVS_ERROR_IO,
+                    {"cannot read checkpoint '" + file + "': it is " + kind +
+                     ", not a regular file"});
 
   ParamStore params(tinyModel().desc(), 1);
   const std::string inMissingDir = path("no/such/dir/model.ckpt");
@@ -523,6 +584,36 @@ TEST_F(CheckpointTest, FailedWriteKeepsPreviousCheckpoint) {
   // The old checkpoint still loads.
   Trained reloaded(OptimizerKind::Adam, 8);
   loadCheckpoint(path(), reloaded.params, reloaded.optimizer);
+}
+
+// Tests that a save removes the temporary files that killed saves of the
+// same path left (their pid is gone), and only those: not the one of a live
+// process (the parent; this process's own name is the save's temporary
+// file), nor those of other paths or with other suffixes.
+TEST_F(CheckpointTest, SaveRemovesStaleTemporaries) {
+  const pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  const std::string dead = path() + ".tmp." + std::to_string(child);
+  const std::string kept[] = {
+      path() + ".tmp." + std::to_string(::getppid()),
+      path("other.ckpt") + ".tmp." + std::to_string(child),
+      path() + ".best.tmp." + std::to_string(child),
+      path() + ".tmp." + std::to_string(child) + "x",
+  };
+  writeBytes(dead, "partial");
+  for (const std::string &file : kept)
+    writeBytes(file, "partial");
+  Trained trained(OptimizerKind::Sgd);
+  saveCheckpoint(path(), trained.params, trained.optimizer);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  for (const std::string &file : kept)
+    EXPECT_TRUE(std::filesystem::exists(file)) << file;
+  Trained reloaded(OptimizerKind::Sgd, 8);
+  loadCheckpoint(path(), reloaded.params, reloaded.optimizer);
+  EXPECT_EQ(toVector(reloaded.params.data()), toVector(trained.params.data()));
 }
 
 // Tests that the optimizer must belong to the model being saved or loaded.

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
 
+#include <functional>
+#include <sys/stat.h>
+
 namespace cavs::test {
 namespace {
 
@@ -158,10 +161,9 @@ TEST_F(SstLoader, EmptyAndMissingFiles) {
   expectError([&] { loadSstTrees(empty, vocab); }, CAVS_ERROR_INVALID_GRAPH,
               {empty + ": the batch has no samples"});
   const std::string missing = (dir / "missing.txt").string();
-  expectError([&] { loadSstTrees(missing, vocab); }, CAVS_ERROR_IO,
-              {"cannot open '" + missing + "': No such file or directory"});
-  expectError([&] { loadSstTrees(dir.string(), vocab); }, CAVS_ERROR_IO,
-              {"cannot read '" + dir.string() + "'"});
+  expectError(
+      [&] { loadSstTrees(missing, vocab); }, CAVS_ERROR_IO,
+      {"cannot open SST trees '" + missing + "': No such file or directory"});
 }
 
 //===----------------------------------------------------------------------===//
@@ -443,6 +445,107 @@ TEST_F(VocabFile, Errors) {
               {"words must not be empty"});
   expectError([&] { Vocab().save((dir / "no" / "such.txt").string()); },
               CAVS_ERROR_IO, {"cannot create"});
+}
+
+//===----------------------------------------------------------------------===//
+// Files that are not regular files
+//===----------------------------------------------------------------------===//
+
+using NonRegularFile = TempDirTest;
+
+// Tests that every loader of the C ABI refuses a directory, a FIFO and a
+// character device at once, naming what it is: reading /dev/zero would
+// never end and opening a FIFO would wait for a writer.
+TEST_F(NonRegularFile, EveryLoaderRefusesIt) {
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::pair<std::string, std::string> files[] = {
+      {dir.string(), "a directory"},
+      {fifo, "a FIFO"},
+      {"/dev/zero", "a character device"}};
+  cavs_vocab *vocab = nullptr;
+  ASSERT_EQ(cavs_vocab_create(&vocab), CAVS_OK);
+  using Load = std::function<cavs_status(const char *)>;
+  cavs_graph_batch *batch = nullptr;
+  const std::pair<std::string, Load> loaders[] = {
+      {"SST trees",
+       [&](const char *path) {
+         return cavs_load_sst_trees(path, vocab, 1, -1, CAVS_TREE_ONE_TYPE,
+                                    &batch);
+       }},
+      {"sentences",
+       [&](const char *path) {
+         return cavs_load_sentence_chains(path, vocab, 1, -1,
+                                          CAVS_TREE_ONE_TYPE, &batch);
+       }},
+      {"parent arrays",
+       [&](const char *path) {
+         return cavs_load_parent_arrays(path, 0, CAVS_TREE_ONE_TYPE, &batch);
+       }},
+      {"edge list",
+       [&](const char *path) { return cavs_load_edge_list(path, &batch); }},
+      {"vocabulary",
+       [&](const char *path) {
+         cavs_vocab *loaded = nullptr;
+         return cavs_vocab_load(path, &loaded);
+       }},
+  };
+  for (const auto &[file, kind] : files)
+    for (const auto &[what, load] : loaders) {
+      SCOPED_TRACE(what + " from " + file);
+      EXPECT_EQ(load(file.c_str()), CAVS_ERROR_IO);
+      EXPECT_EQ(std::string(cavs_last_error_message()),
+                "cannot read " + what + " '" + file + "': it is " + kind +
+                    ", not a regular file");
+    }
+  EXPECT_EQ(batch, nullptr);
+  cavs_vocab_destroy(vocab);
+}
+
+//===----------------------------------------------------------------------===//
+// Input quoted in messages
+//===----------------------------------------------------------------------===//
+
+using QuotedInput = TempDirTest;
+
+// Tests that a 1 MB token is quoted clipped, with the number of bytes left
+// out, so every loader's message stays short.
+TEST_F(QuotedInput, LongTokensAreClipped) {
+  const std::string token(1 << 20, 'x');
+  const std::string quoted = "'" + std::string(80, 'x') + "…(+" +
+                             std::to_string(token.size() - 80) + " bytes)'";
+  Vocab vocab;
+  const std::pair<std::string, std::function<void(const std::string &)>>
+      loaders[] = {
+          {token, [&](const std::string &path) { loadSstTrees(path, vocab); }},
+          {token, [](const std::string &path) { loadParentArrays(path); }},
+          {token, [](const std::string &path) { loadEdgeList(path); }},
+          {"a " + token, [](const std::string &path) { Vocab::load(path); }},
+      };
+  for (const auto &[text, load] : loaders) {
+    const std::string path = writeFile("input.txt", text + "\n");
+    try {
+      load(path);
+      ADD_FAILURE() << "loaded a file of 1 MB tokens";
+    } catch (const Error &error) {
+      const std::string message = error.what();
+      EXPECT_EQ(error.status(), CAVS_ERROR_PARSE) << message;
+      EXPECT_NE(message.find(quoted), std::string::npos) << message;
+      EXPECT_LT(message.size(), 300u) << message;
+    }
+  }
+}
+
+// Tests that bytes that are not printable UTF-8 are escaped, so a NUL does
+// not cut the C ABI's message short, while UTF-8 text is kept.
+TEST_F(QuotedInput, UnprintableBytesAreEscaped) {
+  const std::string token = std::string("typ\x01") + "es" + '\0';
+  const std::string path = writeFile("list.txt", token + " 1\n");
+  expectError([&] { loadEdgeList(path); }, CAVS_ERROR_PARSE,
+              {path + ":1:1: expected 'types' before 'typ\\x01es\\x00'"});
+  const std::string words = writeFile("words.txt", "café\nthé\ncafé\n");
+  expectError([&] { Vocab::load(words); }, CAVS_ERROR_PARSE,
+              {words + ":3: duplicate word 'café' (first on line 1)"});
 }
 
 } // namespace

@@ -32,7 +32,8 @@ CAVS_API cavs_status cavs_checkpoint_save(const char *path,
 /// must then hold state of the optimizer's kind). With a NULL optimizer any
 /// optimizer state in the file is checked but not used (inference).
 /// Failures, all before anything changes:
-///   CAVS_ERROR_IO               the file cannot be read
+///   CAVS_ERROR_IO               the file cannot be read or is not a
+///                               regular file
 ///   CAVS_ERROR_PARSE            not a checkpoint, truncated, trailing bytes,
 ///                               checksum mismatch or malformed content
 ///   CAVS_ERROR_UNSUPPORTED      a newer format version

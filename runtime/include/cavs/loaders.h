@@ -4,7 +4,8 @@
 // attributes. Malformed input fails with CAVS_ERROR_PARSE (or
 // CAVS_ERROR_INVALID_GRAPH for a structural problem such as a cycle) and a
 // message starting with "file:line:" (plus ":column" where it helps); a
-// missing or unreadable file fails with CAVS_ERROR_IO. docs/runtime.md
+// missing or unreadable file, or one that is not a regular file (a
+// directory, FIFO or device), fails with CAVS_ERROR_IO. docs/runtime.md
 // describes every format in detail.
 //
 // Trees and chains come in one of two typings (cavs_tree_typing): a single

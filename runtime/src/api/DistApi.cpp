@@ -9,6 +9,7 @@
 #include "api/Handles.h"
 #include "cavs/dist.h"
 #include "dist/Trainer.h"
+#include "support/Excerpt.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -76,7 +77,7 @@ Status defaultOptions(cavs_dist_options &out) {
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "CAVS_DIST_TIMEOUT='{}' is not a positive number of "
                        "seconds",
-                       text);
+                       excerpt(text));
     options.timeout_seconds = seconds;
   }
   out = options;

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "api/Guard.h"
 #include "api/Handles.h"
-#include "cavs/instance.h"
 #include "api/ModelHandle.h"
+#include "cavs/instance.h"
+#include "support/Excerpt.h"
 
 #include <charconv>
 #include <memory>
@@ -59,7 +60,7 @@ Status parseDevice(std::string_view name, cavs_device_options &out) {
   }
   return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                    "unknown device '{}' (expected cpu, cuda, cuda:N or auto)",
-                   name);
+                   excerpt(name));
 }
 
 /// Turns AUTO into CUDA (the library has CUDA code and a GPU is usable) or

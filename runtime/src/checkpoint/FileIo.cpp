@@ -1,17 +1,18 @@
-//===- FileIo.cpp - POSIX whole-file reads and atomic writes --------------===//
+//===- FileIo.cpp - POSIX atomic writes of checkpoint files ---------------===//
 //
-// Plain POSIX calls: fstat + read for loading, open/write/fsync/rename for
-// saving (std::ofstream can neither fsync nor report why a write failed).
-// EINTR is retried everywhere.
+// Plain POSIX calls: open/write/fsync/rename (std::ofstream can neither
+// fsync nor report why a write failed). EINTR is retried everywhere.
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/FileIo.h"
 
 #include <cerrno>
+#include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
+#include <filesystem>
 #include <unistd.h>
 #include <utility>
 
@@ -30,53 +31,30 @@ std::string directoryOf(const std::string &path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-/// Closes `fd` on scope exit.
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd >= 0)
-      ::close(fd);
+/// Removes `<path>.tmp.<pid>` files whose pid no longer exists: a save that
+/// was killed leaves its temporary file (up to the size of a checkpoint)
+/// forever. Those of live pids may be saves in progress. Best effort: a
+/// folder that cannot be listed fails the save at its own step.
+void removeStaleTemporaries(const std::string &path) {
+  namespace fs = std::filesystem;
+  const std::string prefix = fs::path(path).filename().string() + ".tmp.";
+  std::error_code error;
+  for (fs::directory_iterator it(directoryOf(path), error), end;
+       !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0)
+      continue;
+    const char *digits = name.c_str() + prefix.size();
+    const char *nameEnd = name.c_str() + name.size();
+    pid_t pid;
+    auto [parsed, status] = std::from_chars(digits, nameEnd, pid);
+    if (status == std::errc() && parsed == nameEnd && pid > 0 &&
+        ::kill(pid, 0) != 0 && errno == ESRCH)
+      ::unlink(it->path().c_str());
   }
-};
+}
 
 } // namespace
-
-Status readWholeFile(const std::string &path, const char *what,
-                     FileBytes &out) {
-  int fd;
-  do
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
-    return makeError(CAVS_ERROR_IO, "cannot open {} '{}': {}", what, path,
-                     std::strerror(errno));
-  FdCloser closer{fd};
-  struct stat info;
-  if (::fstat(fd, &info) != 0)
-    return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
-                     std::strerror(errno));
-  if (!S_ISREG(info.st_mode))
-    return makeError(CAVS_ERROR_IO, "cannot read {} '{}': not a regular file",
-                     what, path);
-  FileBytes bytes;
-  bytes.size = static_cast<size_t>(info.st_size);
-  bytes.data.reset(new unsigned char[bytes.size]);
-  size_t done = 0;
-  while (done < bytes.size) {
-    const ssize_t n = ::read(fd, bytes.data.get() + done, bytes.size - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
-                       std::strerror(errno));
-    if (n == 0) // Shrunk since fstat: what is there is the file.
-      break;
-    done += static_cast<size_t>(n);
-  }
-  bytes.size = done;
-  out = std::move(bytes);
-  return Status();
-}
 
 AtomicFileWriter::AtomicFileWriter(std::string path, const char *what)
     : path_(std::move(path)),
@@ -95,6 +73,7 @@ Status AtomicFileWriter::ioError(const char *action) const {
 }
 
 Status AtomicFileWriter::open() {
+  removeStaleTemporaries(path_);
   do
     fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                  0644);

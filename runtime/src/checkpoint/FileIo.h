@@ -1,8 +1,9 @@
-//===- FileIo.h - whole-file reads and atomic writes ----------------------===//
+//===- FileIo.h - atomic writes of checkpoint files -----------------------===//
 //
-// Checkpoints are read whole, so they can be validated completely before
-// anything is changed, and written through a temporary file that is synced
-// and renamed over the target, so the target never holds a partial file.
+// Checkpoints are written through a temporary file that is synced and
+// renamed over the target, so the target never holds a partial file. (They
+// are read whole with support/ReadFile.h, so they can be validated
+// completely before anything is changed.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_CHECKPOINT_FILEIO_H
@@ -10,20 +11,10 @@
 
 #include "support/Status.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace cavs::runtime {
-
-/// The bytes of a file.
-struct FileBytes {
-  std::unique_ptr<unsigned char[]> data;
-  size_t size = 0;
-};
-
-/// Reads all of `path`; `what` names the file in messages ("checkpoint").
-Status readWholeFile(const std::string &path, const char *what, FileBytes &out);
 
 /// Writes `<path>.tmp.<pid>` and, on commit(), syncs it and renames it over
 /// `path`. Unless committed, the destructor removes the temporary file.
@@ -35,7 +26,9 @@ public:
   AtomicFileWriter(const AtomicFileWriter &) = delete;
   AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
 
-  /// Creates the temporary file.
+  /// Removes the temporary files that killed writers of the same path left
+  /// (`<path>.tmp.<pid>` of pids that no longer exist), then creates this
+  /// writer's.
   Status open();
   /// Appends `size` bytes (buffered).
   Status write(const void *data, size_t size);

@@ -3,14 +3,19 @@
 // After parseCheckpoint has validated the file on its own, the records are
 // matched against the model: signature, then every tensor by name (so the
 // order in the file does not matter) with its shape, for the parameters and
-// every optimizer slot. Restoring starts only when all of that passed and
-// the new optimizer state is allocated, so a failure changes nothing.
+// every optimizer slot. A signature mismatch also names the first parameter
+// that differs: the same model compiled with other sizes keeps its name, so
+// the signatures alone would not tell what changed. Restoring starts only
+// when all of that passed and the new optimizer state is allocated, so a
+// failure changes nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/Checkpoint.h"
 
 #include "checkpoint/Parse.h"
 #include "optim/Options.h"
+#include "support/Excerpt.h"
+#include "support/ReadFile.h"
 
 #include <cstring>
 
@@ -20,9 +25,9 @@ using namespace checkpoint;
 
 namespace {
 
-/// For each parameter of `layout`, the data of the record that holds it;
-/// `context` starts messages ("checkpoint 'x'", ...).
-Status matchTensors(const std::string &context, const ModelLayout &layout,
+/// For each parameter of `layout`, the data of the record that holds it.
+/// A failure names the first difference; callers prefix where it is.
+Status matchTensors(const ModelLayout &layout,
                     const std::vector<TensorRecord> &records,
                     std::vector<const unsigned char *> &data) {
   data.assign(size_t(layout.numParams()), nullptr);
@@ -30,27 +35,25 @@ Status matchTensors(const std::string &context, const ModelLayout &layout,
     const int32_t index = layout.findParam(record.name);
     if (index < 0)
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "{}: tensor '{}' is not a parameter of model '{}'",
-                       context, record.name, layout.name());
+                       "tensor '{}' is not a parameter of model '{}'",
+                       excerpt(record.name), layout.name());
     if (data[index])
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "{}: parameter '{}' appears twice", context,
-                       record.name);
+                       "parameter '{}' appears twice", record.name);
     const cavs_param_info &info = layout.param(index);
     if (record.rank != info.rank || record.shape[0] != info.shape[0] ||
         record.shape[1] != info.shape[1])
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "{}: parameter '{}' has shape {} in the checkpoint but "
-                       "{} in the model",
-                       context, record.name,
-                       formatShape(record.rank, record.shape),
+                       "parameter '{}' has shape {} in the checkpoint but {} "
+                       "in the model",
+                       record.name, formatShape(record.rank, record.shape),
                        formatShape(info.rank, info.shape));
     data[index] = record.data;
   }
   for (int32_t i = 0; i < layout.numParams(); ++i)
     if (!data[i])
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "{}: parameter '{}' of model '{}' is missing", context,
+                       "parameter '{}' of model '{}' is missing",
                        layout.param(i).name, layout.name());
   return Status();
 }
@@ -95,26 +98,28 @@ Status loadCheckpoint(const std::string &path, ParamStore &params,
   CAVS_RETURN_IF_ERROR(readWholeFile(path, "checkpoint", bytes));
   Contents contents;
   CAVS_RETURN_IF_ERROR(parseCheckpoint(path, bytes, contents));
+  std::vector<const unsigned char *> paramData;
+  Status paramsMatch = matchTensors(layout, contents.params, paramData);
   if (contents.signature != layout.signature())
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "checkpoint '{}' was saved from model '{}' (signature "
-                     "{:#018x}), not from model '{}' (signature {:#018x})",
-                     path, contents.modelName, contents.signature,
-                     layout.name(), layout.signature());
+                     "{:#018x}), not from model '{}' (signature {:#018x}){}{}",
+                     path, excerpt(contents.modelName), contents.signature,
+                     layout.name(), layout.signature(),
+                     paramsMatch.ok() ? "" : ": ", paramsMatch.message());
   const std::string context = fmt::format("checkpoint '{}'", path);
-  std::vector<const unsigned char *> paramData;
-  CAVS_RETURN_IF_ERROR(
-      matchTensors(context, layout, contents.params, paramData));
+  CAVS_RETURN_IF_ERROR(std::move(paramsMatch).withPrefix(context + ": "));
   // Optimizer state is checked even when it is not restored: a checkpoint
   // is either valid as a whole or rejected.
   std::vector<std::vector<const unsigned char *>> slotData;
   if (contents.optimizer)
     for (const SlotRecord &slot : contents.optimizer->slots)
-      CAVS_RETURN_IF_ERROR(matchTensors(
-          fmt::format("{}, {} state '{}'", context,
-                      optimizerKindName(contents.optimizer->options.kind),
-                      slot.name),
-          layout, slot.tensors, slotData.emplace_back()));
+      CAVS_RETURN_IF_ERROR(
+          matchTensors(layout, slot.tensors, slotData.emplace_back())
+              .withPrefix(fmt::format(
+                  "{}, {} state '{}': ", context,
+                  optimizerKindName(contents.optimizer->options.kind),
+                  slot.name)));
   if (optimizer)
     CAVS_RETURN_IF_ERROR(checkOptimizerKind(path, contents, *optimizer));
 

@@ -14,6 +14,7 @@
 #include "checkpoint/Format.h"
 #include "optim/Options.h"
 #include "params/ModelLayout.h"
+#include "support/Excerpt.h"
 
 #include <algorithm>
 #include <cstring>
@@ -93,7 +94,7 @@ Status RecordParser::tensor(TensorRecord &out) {
   CAVS_RETURN_IF_ERROR(scalar(rank, "a tensor rank"));
   if (rank != 1 && rank != 2)
     return malformed("tensor '{}' has rank {}; tensors have rank 1 or 2",
-                     out.name, rank);
+                     excerpt(out.name), rank);
   out.rank = static_cast<int32_t>(rank);
   out.shape[1] = 0;
   for (uint32_t d = 0; d < rank; ++d) {
@@ -101,7 +102,7 @@ Status RecordParser::tensor(TensorRecord &out) {
     CAVS_RETURN_IF_ERROR(scalar(dimension, "a tensor dimension"));
     if (dimension < 1 || dimension > uint64_t(INT32_MAX))
       return malformed("tensor '{}' has dimension {}, outside [1, {}]",
-                       out.name, dimension, INT32_MAX);
+                       excerpt(out.name), dimension, INT32_MAX);
     out.shape[d] = static_cast<int64_t>(dimension);
   }
   uint32_t dtype;
@@ -110,15 +111,15 @@ Status RecordParser::tensor(TensorRecord &out) {
     return makeError(CAVS_ERROR_UNSUPPORTED,
                      "checkpoint '{}': tensor '{}' has dtype {}; this runtime "
                      "reads only dtype {} (f32)",
-                     path_, out.name, dtype, kDtypeF32);
+                     path_, excerpt(out.name), dtype, kDtypeF32);
   uint64_t byteLength;
   CAVS_RETURN_IF_ERROR(scalar(byteLength, "a tensor byte length"));
   const uint64_t elements =
       uint64_t(out.shape[0]) * (rank == 2 ? out.shape[1] : 1);
   if (byteLength != elements * sizeof(float))
     return malformed("tensor '{}' of shape {} holds {} bytes instead of {}",
-                     out.name, formatShape(out.rank, out.shape), byteLength,
-                     elements * sizeof(float));
+                     excerpt(out.name), formatShape(out.rank, out.shape),
+                     byteLength, elements * sizeof(float));
   return skip(byteLength, "tensor data", out.data);
 }
 
@@ -145,9 +146,10 @@ Status RecordParser::hyperparameters(OptimizerRecord &out) {
     CAVS_RETURN_IF_ERROR(string(name, "a hyperparameter name"));
     CAVS_RETURN_IF_ERROR(scalar(value, "a hyperparameter value"));
     if (std::find(seen.begin(), seen.end(), name) != seen.end())
-      return malformed("{} hyperparameter '{}' appears twice", kind, name);
+      return malformed("{} hyperparameter '{}' appears twice", kind,
+                       excerpt(name));
     if (!setHyperparameter(out.options, name, value))
-      return malformed("unknown {} hyperparameter '{}'", kind, name);
+      return malformed("unknown {} hyperparameter '{}'", kind, excerpt(name));
     seen.push_back(name);
   }
   for (const Hyperparameter &parameter : expected)
@@ -171,8 +173,8 @@ Status RecordParser::slots(OptimizerRecord &out) {
     SlotRecord &slot = out.slots.emplace_back();
     CAVS_RETURN_IF_ERROR(string(slot.name, "a state slot name"));
     if (slot.name != name)
-      return malformed("{} state slot '{}' should be '{}'", kind, slot.name,
-                       name);
+      return malformed("{} state slot '{}' should be '{}'", kind,
+                       excerpt(slot.name), name);
     CAVS_RETURN_IF_ERROR(tensors(slot.tensors));
   }
   return Status();

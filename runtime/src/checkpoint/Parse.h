@@ -10,7 +10,7 @@
 #define CAVS_RUNTIME_CHECKPOINT_PARSE_H
 
 #include "cavs/optim.h"
-#include "checkpoint/FileIo.h"
+#include "support/ReadFile.h"
 
 #include <optional>
 #include <string_view>

@@ -9,6 +9,7 @@
 
 #include "exec/Stopwatch.h"
 #include "exec/Threads.h"
+#include "support/Excerpt.h"
 
 #include <algorithm>
 
@@ -83,7 +84,7 @@ Status ModelInstance::setInput(std::string_view name, const float *data,
   const int32_t index = interface_.findInput(name);
   if (index < 0)
     return makeError(kInvalid, "model '{}' has no input '{}'", this->name(),
-                     name);
+                     excerpt(name));
   const ExternalTensor &input = interface_.inputs[index];
   if (input.isI32)
     return makeError(kInvalid,
@@ -111,7 +112,7 @@ Status ModelInstance::output(std::string_view name, const float *&data,
   const int32_t index = interface_.findOutput(name);
   if (index < 0)
     return makeError(kInvalid, "model '{}' has no output '{}'", this->name(),
-                     name);
+                     excerpt(name));
   if (!hasOutputs_)
     return makeError(kInvalid,
                      "output '{}' of model '{}' is not available: no forward "
@@ -128,7 +129,7 @@ Status ModelInstance::setOutputGrad(std::string_view name, const float *data,
   const int32_t index = interface_.findOutput(name);
   if (index < 0)
     return makeError(kInvalid, "model '{}' has no output '{}'", this->name(),
-                     name);
+                     excerpt(name));
   if (!backwardBlocker_.empty())
     return makeError(kInvalid,
                      "cannot set the gradient of output '{}' of model '{}': "
@@ -152,7 +153,7 @@ Status ModelInstance::inputGrad(std::string_view name, const float *&data,
   const int32_t index = interface_.findInput(name);
   if (index < 0)
     return makeError(kInvalid, "model '{}' has no input '{}'", this->name(),
-                     name);
+                     excerpt(name));
   if (interface_.inputs[index].isI32)
     return makeError(kInvalid,
                      "input '{}' of model '{}' is i32 and has no gradient",

@@ -71,7 +71,7 @@ Status loadSentenceChains(const std::string &path, WordMapper &words,
   ChainAppender chains;
   TextFile file;
   CAVS_RETURN_IF_ERROR(chains.create(typing, {"word"}));
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "sentences", file));
   std::vector<int32_t> ids;
   std::string_view line;
   while (file.nextLine(line)) {

@@ -9,6 +9,7 @@
 #include "graph/Loaders.h"
 
 #include "graph/TextFile.h"
+#include "support/Excerpt.h"
 
 namespace cavs::runtime {
 
@@ -49,7 +50,7 @@ private:
     if (parseInt32(token, value))
       return Status();
     return file_.errorAt(tokens.column(token), "expected {} but found '{}'",
-                         what, token);
+                         what, excerpt(token));
   }
 
   Status directive(Tokens &tokens, std::string_view keyword) {
@@ -57,7 +58,8 @@ private:
     if (keyword == "types")
       return typesLine(tokens, column);
     if (!haveTypes_)
-      return file_.errorAt(column, "expected 'types' before '{}'", keyword);
+      return file_.errorAt(column, "expected 'types' before '{}'",
+                           excerpt(keyword));
     if (keyword == "attributes")
       return attributesLine(tokens, column);
     if (keyword == "sample")
@@ -65,7 +67,7 @@ private:
     return file_.errorAt(column,
                          "expected 'types', 'attributes' or 'sample' but "
                          "found '{}'",
-                         keyword);
+                         excerpt(keyword));
   }
 
   Status typesLine(Tokens &tokens, int64_t column) {
@@ -108,7 +110,8 @@ private:
       return file_.errorAt(tokens.column(token),
                            "a sample needs at least 1 vertex, not {}", n);
     if (tokens.next(extra))
-      return file_.errorAt(tokens.column(extra), "unexpected '{}'", extra);
+      return file_.errorAt(tokens.column(extra), "unexpected '{}'",
+                           excerpt(extra));
     if (Status s = builder_.checkSampleSize(n); !s.ok())
       return std::move(s).withPrefix(file_.location());
     // Sized per vertex line rather than here, so a huge count in a short
@@ -128,7 +131,8 @@ private:
       return file_.errorAt(tokens.column(first),
                            "expected vertex {} of the {}-vertex sample from "
                            "line {} but found '{}'",
-                           nextVertex_, numVertices_, sampleLine_, first);
+                           nextVertex_, numVertices_, sampleLine_,
+                           excerpt(first));
     if (vertex != nextVertex_)
       return file_.errorAt(tokens.column(first),
                            "expected vertex {} (vertices are listed in order, "
@@ -171,7 +175,7 @@ private:
       return file_.errorAt(tokens.column(token),
                            "unexpected '{}': vertex {} of type {} has {} "
                            "children and {} attributes",
-                           token, vertex, type, arity, numAttributes);
+                           excerpt(token), vertex, type, arity, numAttributes);
     types_.push_back(type);
     children_.resize(size_t(nextVertex_ + 1) * builder_.maxArity(), -1);
     if (++nextVertex_ == numVertices_)
@@ -203,7 +207,7 @@ private:
 
 Status loadEdgeList(const std::string &path, GraphBatch &out) {
   TextFile file;
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "edge list", file));
   return EdgeListParser(file).parse(out);
 }
 

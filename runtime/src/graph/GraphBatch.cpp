@@ -9,6 +9,7 @@
 #include "graph/GraphBatch.h"
 
 #include "cavs/graph.h"
+#include "support/Excerpt.h"
 
 #include <algorithm>
 #include <limits>
@@ -56,13 +57,14 @@ Status GraphBuilder::create(std::vector<int32_t> arities, GraphBuilder &out) {
 Status GraphBuilder::addAttribute(std::string name, int32_t &index) {
   if (numSamples() > 0)
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "attribute '{}' declared after the first sample", name);
+                     "attribute '{}' declared after the first sample",
+                     excerpt(name));
   if (name.empty())
     return Status(CAVS_ERROR_INVALID_ARGUMENT,
                   "attribute names must not be empty");
   if (batch_.findAttribute(name) >= 0)
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "attribute '{}' is declared twice", name);
+                     "attribute '{}' is declared twice", excerpt(name));
   index = static_cast<int32_t>(batch_.attributes.size());
   batch_.attributes.push_back({std::move(name), {}});
   return Status();
@@ -124,7 +126,7 @@ Status GraphBuilder::addSample(int32_t numVertices, const int32_t *types,
       if (!attributes[a])
         return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                          "values of attribute '{}' must not be NULL",
-                         batch_.attributes[a].name);
+                         excerpt(batch_.attributes[a].name));
   }
 
   const SampleView sample{index, numVertices, types, children, batch_.maxArity};

@@ -10,6 +10,7 @@
 #include "graph/Loaders.h"
 
 #include "graph/TextFile.h"
+#include "support/Excerpt.h"
 
 #include <algorithm>
 
@@ -40,7 +41,7 @@ Status parseLine(const TextFile &file, std::string_view line, int32_t arity,
       return file.errorAt(tokens.column(token),
                           "'{}' is not a parent index (an integer, 0 for a "
                           "root)",
-                          token);
+                          excerpt(token));
     arrays.parents.push_back(parent);
     columns.push_back(tokens.column(token));
   }
@@ -81,7 +82,7 @@ Status loadParentArrays(const std::string &path, int32_t arity,
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "arity {} is negative (0 infers it)", arity);
   TextFile file;
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "parent arrays", file));
 
   ParentArrays arrays;
   std::vector<int64_t> columns;

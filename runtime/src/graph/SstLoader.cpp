@@ -9,6 +9,7 @@
 #include "graph/Loaders.h"
 
 #include "graph/TextFile.h"
+#include "support/Excerpt.h"
 
 namespace cavs::runtime {
 
@@ -64,7 +65,7 @@ public:
         return file_.errorAt(column(),
                              "unexpected '{}' after the end of the "
                              "tree; one tree per line",
-                             c);
+                             excerpt(line_.substr(pos_, 1)));
       CAVS_RETURN_IF_ERROR(c == '('   ? open()
                            : c == ')' ? close(rootClosed)
                                       : word());
@@ -110,8 +111,8 @@ private:
       return file_.errorAt(labelColumn, "expected a label after '('");
     if (!parseInt32(text, label) || label < 0 || label > kMaxLabel)
       return file_.errorAt(labelColumn,
-                           "label '{}' is not an integer in [0, {}]", text,
-                           kMaxLabel);
+                           "label '{}' is not an integer in [0, {}]",
+                           excerpt(text), kMaxLabel);
     stack_.push_back({label, nodeColumn});
     return Status();
   }
@@ -120,13 +121,14 @@ private:
     const int64_t wordColumn = column();
     std::string_view text = atom();
     if (stack_.empty())
-      return file_.errorAt(wordColumn, "expected '(' but found '{}'", text);
+      return file_.errorAt(wordColumn, "expected '(' but found '{}'",
+                           excerpt(text));
     OpenNode &node = stack_.back();
     if (node.hasWord || node.numSubtrees > 0)
       return file_.errorAt(wordColumn,
                            "unexpected word '{}'; a leaf has exactly 1 word "
                            "and no subtrees",
-                           text);
+                           excerpt(text));
     node.hasWord = true;
     if (Status s = words_.map(text, node.word); !s.ok())
       return std::move(s).withPrefix(file_.location(wordColumn));
@@ -180,7 +182,7 @@ Status loadSstTrees(const std::string &path, WordMapper &words,
   CAVS_RETURN_IF_ERROR(GraphBuilder::create(treeTypes.arities(), builder));
   CAVS_RETURN_IF_ERROR(builder.addAttribute("word", wordAttribute));
   CAVS_RETURN_IF_ERROR(builder.addAttribute("label", labelAttribute));
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "SST trees", file));
 
   // Scratch reused by every line, so parsing allocates nothing per vertex.
   std::vector<OpenNode> stack;

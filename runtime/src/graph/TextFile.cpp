@@ -1,46 +1,28 @@
 //===- TextFile.cpp - line-oriented reading of text inputs ----------------===//
-//
-// Files are read with stdio so that errno gives the reason of a failure
-// (missing file, directory, permissions) for the message.
-//
-//===----------------------------------------------------------------------===//
 #include "graph/TextFile.h"
 
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 
 namespace cavs::runtime {
 
-Status TextFile::read(const std::string &path, TextFile &out) {
-  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"),
-                                              &std::fclose);
-  if (!file)
-    return makeError(CAVS_ERROR_IO, "cannot open '{}': {}", path,
-                     std::strerror(errno));
-  std::string text;
-  char buffer[1 << 16];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-    text.append(buffer, got);
-  if (std::ferror(file.get()))
-    return makeError(CAVS_ERROR_IO, "cannot read '{}': {}", path,
-                     std::strerror(errno));
+Status TextFile::read(const std::string &path, const char *what,
+                      TextFile &out) {
+  FileBytes bytes;
+  CAVS_RETURN_IF_ERROR(readWholeFile(path, what, bytes));
   out = TextFile();
   out.path_ = path;
-  out.text_ = std::move(text);
+  out.bytes_ = std::move(bytes);
   return Status();
 }
 
 bool TextFile::nextLine(std::string_view &line) {
-  if (next_ >= text_.size())
+  const std::string_view text = bytes_.text();
+  if (next_ >= text.size())
     return false;
-  size_t end = text_.find('\n', next_);
-  if (end == std::string::npos)
-    end = text_.size();
-  line = std::string_view(text_).substr(next_, end - next_);
+  size_t end = text.find('\n', next_);
+  if (end == std::string_view::npos)
+    end = text.size();
+  line = text.substr(next_, end - next_);
   if (!line.empty() && line.back() == '\r')
     line.remove_suffix(1);
   next_ = end + 1;

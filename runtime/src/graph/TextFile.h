@@ -9,7 +9,7 @@
 #ifndef CAVS_RUNTIME_GRAPH_TEXTFILE_H
 #define CAVS_RUNTIME_GRAPH_TEXTFILE_H
 
-#include "support/Status.h"
+#include "support/ReadFile.h"
 
 #include <cstdint>
 #include <string>
@@ -20,8 +20,9 @@ namespace cavs::runtime {
 /// A whole text file with a cursor on its current line.
 class TextFile {
 public:
-  /// Reads `path`; CAVS_ERROR_IO when it cannot be opened or read.
-  static Status read(const std::string &path, TextFile &out);
+  /// Reads the regular file `path`; `what` names it in messages ("SST
+  /// trees"). CAVS_ERROR_IO as readWholeFile.
+  static Status read(const std::string &path, const char *what, TextFile &out);
 
   const std::string &path() const { return path_; }
   /// Moves to the next line (without its "\n" or "\r\n"); false at the end.
@@ -51,7 +52,7 @@ public:
 
 private:
   std::string path_;
-  std::string text_;
+  FileBytes bytes_;
   size_t next_ = 0;
   int64_t lineNumber_ = 0;
 };

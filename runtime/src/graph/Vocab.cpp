@@ -7,6 +7,7 @@
 #include "graph/Vocab.h"
 
 #include "graph/TextFile.h"
+#include "support/Excerpt.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,7 +20,7 @@ namespace cavs::runtime {
 
 Status Vocab::load(const std::string &path, Vocab &out) {
   TextFile file;
-  CAVS_RETURN_IF_ERROR(TextFile::read(path, file));
+  CAVS_RETURN_IF_ERROR(TextFile::read(path, "vocabulary", file));
   Vocab vocab;
   std::string_view line;
   while (file.nextLine(line)) {
@@ -31,9 +32,10 @@ Status Vocab::load(const std::string &path, Vocab &out) {
       return file.errorAt(tokens.column(extra),
                           "unexpected '{}' after the word '{}'; words cannot "
                           "contain blanks",
-                          extra, word);
+                          excerpt(extra), excerpt(word));
     if (int32_t id = vocab.lookup(word); id >= 0)
-      return file.error("duplicate word '{}' (first on line {})", word, id + 1);
+      return file.error("duplicate word '{}' (first on line {})", excerpt(word),
+                        id + 1);
     int32_t id;
     if (Status s = vocab.add(word, id); !s.ok())
       return std::move(s).withPrefix(file.location());
@@ -65,7 +67,7 @@ Status Vocab::add(std::string_view word, int32_t &id) {
   if (std::any_of(word.begin(), word.end(),
                   [](char c) { return isBlank(c) || c == '\n'; }))
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "word '{}' contains whitespace", word);
+                     "word '{}' contains whitespace", excerpt(word));
   if (auto it = ids_.find(word); it != ids_.end()) {
     id = it->second;
     return Status();

@@ -1,0 +1,37 @@
+//===- ReadFile.h - whole-file reads of the runtime's inputs --------------===//
+//
+// Every file the runtime reads (loader inputs, vocabularies, checkpoints) is
+// read whole through readWholeFile, which accepts only regular files: a
+// directory, FIFO or device such as /dev/zero is refused up front, where
+// reading it would fail late, block, or never end.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_SUPPORT_READFILE_H
+#define CAVS_RUNTIME_SUPPORT_READFILE_H
+
+#include "support/Status.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace cavs::runtime {
+
+/// The bytes of a file.
+struct FileBytes {
+  std::unique_ptr<unsigned char[]> data;
+  size_t size = 0;
+
+  std::string_view text() const {
+    return {reinterpret_cast<const char *>(data.get()), size};
+  }
+};
+
+/// Reads all of the regular file `path`; `what` names it in messages
+/// ("checkpoint"). CAVS_ERROR_IO when it cannot be opened or read, or is
+/// not a regular file.
+Status readWholeFile(const std::string &path, const char *what, FileBytes &out);
+
+} // namespace cavs::runtime
+
+#endif // CAVS_RUNTIME_SUPPORT_READFILE_H
