@@ -93,8 +93,9 @@ void cavs::runOnLargeStack(llvm::function_ref<void()> fn,
   Job job{fn, {}};
   if (!tool.empty()) {
     job.exhaustedMessage =
-        (llvm::Twine(tool) + ": error: the input nests too deeply: processing it "
-                "exhausted the " +
+        (llvm::Twine(tool) +
+         ": error: the input nests too deeply: processing it "
+         "exhausted the " +
          llvm::Twine(kLargeStackBytes >> 20) + " MiB stack\n")
             .str();
     std::call_once(installHandler, [] {

@@ -4,14 +4,15 @@
 // line and prints the result. lit tests drive every pass through it.
 //
 // This is MlirOptMain's main split in two so that any input is handled
-// without a crash: the text is first checked for bracket nesting deeper than
-// MLIR's recursive parser and walks can take, and the parsing and passes
-// then run on a thread with a large stack.
+// without a crash or a near-endless parse: the text is first checked for
+// bracket nesting deeper than MLIR's recursive parser and walks can take
+// and for numeric literals too long to convert quickly (IRLimits.h), and
+// the parsing and passes then run on a thread with a large stack.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Pipelines/Pipelines.h"
-#include "compiler/Support/IRNesting.h"
+#include "compiler/Support/IRLimits.h"
 #include "compiler/Support/LargeStack.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -32,7 +33,8 @@ int main(int argc, char **argv) {
   cavs::registerIRDialects(registry);
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "cavs optimizer driver\n", registry);
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects()) {
     llvm::outs() << "Available Dialects: ";
     llvm::interleave(registry.getDialectNames(), llvm::outs(), ",");
@@ -53,7 +55,7 @@ int main(int argc, char **argv) {
       llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
                                        /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
-  if (failed(cavs::checkIRNesting(sourceMgr)))
+  if (failed(cavs::checkIRLimits(sourceMgr)))
     return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);
@@ -63,9 +65,12 @@ int main(int argc, char **argv) {
   }
 
   llvm::LogicalResult result = llvm::failure();
-  cavs::runOnLargeStack([&] {
-    result = mlir::MlirOptMain(output->os(), std::move(input), registry, config);
-  }, "cavs-opt");
+  cavs::runOnLargeStack(
+      [&] {
+        result =
+            mlir::MlirOptMain(output->os(), std::move(input), registry, config);
+      },
+      "cavs-opt");
   if (failed(result))
     return 1;
   output->keep();
