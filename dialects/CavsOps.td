@@ -123,9 +123,11 @@ def Cavs_VertexOp : Cavs_Op<"vertex", [
     number of child slots (`cavs.gather` takes 0 .. arity-1; absent children
     read as zeros). `pulls` and `pushes` are the vertex function's external
     interface: name to type of every per-vertex input it reads and every
-    per-vertex output it writes. The body pulls each declared input and
-    pushes each declared output exactly once, and scatters the model's
-    state exactly once when the model declares one.
+    per-vertex output it writes. The body pulls each declared input at most
+    once (a pull whose value goes unused is dead code that the cleanups
+    erase; the input stays declared), pushes each declared output exactly
+    once, and scatters the model's state exactly once when the model
+    declares one.
 
     ```mlir
     cavs.vertex @leaf arity 0 pulls {word = i32} pushes {} {

@@ -9,6 +9,11 @@
 #include "compiler/Pipelines/Pipelines.h"
 
 #include "compiler/Transforms/Passes.h"
+#include "dialects/CavsDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -39,4 +44,8 @@ void cavs::registerCavsPipelines() {
       "From frontend cavs IR to backend-ready IR: merge matmuls, autodiff, "
       "canonicalize, classify, fuse, plan memory",
       buildOptimizePipeline);
+}
+
+void cavs::registerIRDialects(DialectRegistry &registry) {
+  registry.insert<CavsDialect, arith::ArithDialect, func::FuncDialect>();
 }

@@ -13,6 +13,7 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
+class DialectRegistry;
 class OpPassManager;
 } // namespace mlir
 
@@ -43,6 +44,10 @@ void buildOptimizePipeline(mlir::OpPassManager &pm,
 
 /// Registers the cavs passes and the `cavs-optimize` pipeline.
 void registerCavsPipelines();
+
+/// Adds the dialects that cavs IR text is written in (cavs, func, arith):
+/// what cavs-opt and the IR fuzzer parse.
+void registerIRDialects(mlir::DialectRegistry &registry);
 
 } // namespace cavs
 

@@ -78,3 +78,19 @@ cavs.model @views {
     cavs.push "w", %w : tensor<2xf32>
   }
 }
+
+// -----
+
+// A pull whose value goes unused is dead code; its input stays declared.
+// CHECK-LABEL: cavs.model @unread_pull
+// CHECK:       cavs.vertex @v arity 0 pulls {label = i32, x = tensor<2xf32>} pushes {y = tensor<2xf32>} {
+// CHECK-NEXT:    %[[X:.*]] = cavs.pull "x" : tensor<2xf32>
+// CHECK-NEXT:    cavs.push "y", %[[X]]
+// CHECK-NEXT:  }
+cavs.model @unread_pull {
+  cavs.vertex @v arity 0 pulls {label = i32, x = tensor<2xf32>} pushes {y = tensor<2xf32>} {
+    %l = cavs.pull "label" : i32
+    %x = cavs.pull "x" : tensor<2xf32>
+    cavs.push "y", %x : tensor<2xf32>
+  }
+}

@@ -3,23 +3,76 @@
 // mlir-opt for the cavs dialect: parses IR, runs passes given on the command
 // line and prints the result. lit tests drive every pass through it.
 //
+// This is MlirOptMain's main split in two so that any input is handled
+// without a crash or a near-endless parse: the text is first checked for
+// bracket nesting deeper than MLIR's recursive parser and walks can take
+// and for numeric literals too long to convert quickly (IRLimits.h), and
+// the parsing and passes then run on a thread with a large stack.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Pipelines/Pipelines.h"
-#include "dialects/CavsDialect.h"
+#include "compiler/Support/IRLimits.h"
+#include "compiler/Support/LargeStack.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerTransformsPasses();
   cavs::registerCavsPipelines();
   mlir::DialectRegistry registry;
-  registry.insert<cavs::CavsDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "cavs optimizer driver\n", registry));
+  cavs::registerIRDialects(registry);
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "cavs optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: ";
+    llvm::interleave(registry.getDialectNames(), llvm::outs(), ",");
+    llvm::outs() << "\n";
+    return 0;
+  }
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  // The SourceMgr only borrows the buffer here: MlirOptMain takes it over.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  if (failed(cavs::checkIRLimits(sourceMgr)))
+    return 1;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+
+  llvm::LogicalResult result = llvm::failure();
+  cavs::runOnLargeStack(
+      [&] {
+        result =
+            mlir::MlirOptMain(output->os(), std::move(input), registry, config);
+      },
+      "cavs-opt");
+  if (failed(result))
+    return 1;
+  output->keep();
+  return 0;
 }

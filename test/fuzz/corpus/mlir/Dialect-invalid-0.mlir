@@ -1,0 +1,2 @@
+cavs.model @m state tensor<2x2xf32> {
+}

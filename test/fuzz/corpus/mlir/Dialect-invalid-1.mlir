@@ -1,0 +1,3 @@
+cavs.model @m {
+  %0 = cavs.constant dense<1.0> : tensor<f32>
+}

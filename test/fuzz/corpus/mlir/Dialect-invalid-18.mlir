@@ -1,0 +1,5 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {} pushes {} {
+    %0 = cavs.param_ref @W : tensor<2x2xf32>
+  }
+}

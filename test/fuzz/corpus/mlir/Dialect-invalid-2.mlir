@@ -1,0 +1,3 @@
+cavs.model @m {
+  cavs.param @p : tensor<f32> init zeros
+}

@@ -1,0 +1,5 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = i32} pushes {} {
+    %0 = cavs.pull "x" : tensor<2xf32>
+  }
+}

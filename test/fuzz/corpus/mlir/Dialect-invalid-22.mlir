@@ -1,0 +1,4 @@
+func.func @outside() {
+  %0 = cavs.pull "x" : i32
+  return
+}

@@ -1,0 +1,6 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {y = tensor<3xf32>} {
+    %0 = cavs.pull "x" : tensor<2xf32>
+    cavs.push "y", %0 : tensor<2xf32>
+  }
+}

@@ -1,0 +1,6 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<6xf32>} pushes {} {
+    %0 = cavs.pull "x" : tensor<6xf32>
+    %1:2 = cavs.split %0 : tensor<6xf32> -> tensor<2xf32>, tensor<2xf32>
+  }
+}

@@ -1,0 +1,5 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {} pushes {} {
+    %1 = cavs.sum : tensor<3xf32>
+  }
+}

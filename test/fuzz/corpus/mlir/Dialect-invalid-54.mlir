@@ -1,0 +1,6 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<2xf32>
+    %p = cavs.pad %x[1] : tensor<2xf32> -> tensor<2xf32>
+  }
+}

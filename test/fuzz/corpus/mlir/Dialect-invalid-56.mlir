@@ -1,0 +1,4 @@
+cavs.model @m {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  cavs.param_pack @P : tensor<4x3xf32> = [@A]
+}

@@ -1,0 +1,10 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %r:2 = cavs.fused (%x) : (tensor<3xf32>) -> (tensor<3xf32>, tensor<f32>) {
+    ^bb0(%a: tensor<3xf32>):
+      %s = cavs.reduce_sum %a : tensor<3xf32>
+      cavs.yield %a, %s : tensor<3xf32>, tensor<f32>
+    }
+  }
+}

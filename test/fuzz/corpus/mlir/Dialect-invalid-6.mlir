@@ -1,0 +1,3 @@
+cavs.model @m {
+  cavs.param @p : tensor<3xf32> init gaussian
+}

@@ -1,0 +1,81 @@
+cavs.model @treelstm state tensor<8xf32> {
+  cavs.param @embed : tensor<100x6xf32> init uniform(-0.05, 0.05)
+  cavs.param @W : tensor<12x6xf32> init xavier
+  cavs.param @U : tensor<12x4xf32> init constant(0.25)
+  cavs.param @b : tensor<12xf32> init zeros
+  cavs.param @Wo : tensor<5x4xf32> init normal(0.0, 0.1)
+  cavs.param @bo : tensor<5xf32> init ones
+  cavs.vertex @cell arity 2 pulls {word = i32, label = i32, x = tensor<3xf32>} pushes {h = tensor<4xf32>, p = tensor<5xf32>} {
+    %w = cavs.pull "word" : i32
+    %l = cavs.pull "label" : i32
+    %xin = cavs.pull "x" : tensor<3xf32>
+    %E = cavs.param_ref @embed : tensor<100x6xf32>
+    %x = cavs.lookup %E[%w] : tensor<100x6xf32>, i32 -> tensor<6xf32>
+    %s0 = cavs.gather 0 : tensor<8xf32>
+    %s1 = cavs.gather 1 : tensor<8xf32>
+    %c0, %h0 = cavs.split %s0 : tensor<8xf32> -> tensor<4xf32>, tensor<4xf32>
+    %c1, %h1 = cavs.split %s1 : tensor<8xf32> -> tensor<4xf32>, tensor<4xf32>
+    %hs = cavs.sum %h0, %h1 : tensor<4xf32>
+    %W = cavs.param_ref @W : tensor<12x6xf32>
+    %U = cavs.param_ref @U : tensor<12x4xf32>
+    %b = cavs.param_ref @b : tensor<12xf32>
+    %a = cavs.matmul %W, %x : tensor<12x6xf32>, tensor<6xf32> -> tensor<12xf32>
+    %at = cavs.matmul %W, %a {transpose_lhs} : tensor<12x6xf32>, tensor<12xf32> -> tensor<6xf32>
+    %u = cavs.matmul %U, %hs : tensor<12x4xf32>, tensor<4xf32> -> tensor<12xf32>
+    %z = cavs.add %a, %u : tensor<12xf32>
+    %z1 = cavs.sub %z, %b : tensor<12xf32>
+    %half = cavs.constant dense<0.5> : tensor<f32>
+    %z2 = cavs.div %z1, %half : tensor<12xf32>, tensor<f32> -> tensor<12xf32>
+    %z3 = cavs.mul %half, %z2 : tensor<f32>, tensor<12xf32> -> tensor<12xf32>
+    %i, %o, %g = cavs.split %z3 : tensor<12xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+    %two = cavs.constant dense<2.0> : tensor<f32>
+    %n = cavs.neg %i : tensor<4xf32>
+    %si = cavs.sigmoid %n : tensor<4xf32>
+    %tg = cavs.tanh %g : tensor<4xf32>
+    %r = cavs.relu %o : tensor<4xf32>
+    %e = cavs.exp %r : tensor<4xf32>
+    %lg0 = cavs.log %e : tensor<4xf32>
+    %c = cavs.mul %si, %tg : tensor<4xf32>
+    %st = cavs.concat %c, %lg0 : tensor<4xf32>, tensor<4xf32> -> tensor<8xf32>
+    cavs.scatter %st : tensor<8xf32>
+    cavs.push "h", %c : tensor<4xf32>
+    %Wo = cavs.param_ref @Wo : tensor<5x4xf32>
+    %lg = cavs.matmul %Wo, %c : tensor<5x4xf32>, tensor<4xf32> -> tensor<5xf32>
+    %p = cavs.softmax %lg : tensor<5xf32>
+    cavs.push "p", %p : tensor<5xf32>
+    %sl = cavs.slice %lg[1] : tensor<5xf32> -> tensor<2xf32>
+    %loss = cavs.softmax_cross_entropy %lg, %l : tensor<5xf32>, i32
+    cavs.loss %loss : tensor<f32>
+  }
+  cavs.vertex @leaf arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %s = cavs.concat %x, %x, %x : tensor<3xf32>, tensor<3xf32>, tensor<3xf32> -> tensor<9xf32>
+    %t = cavs.slice %s[1] : tensor<9xf32> -> tensor<8xf32>
+    cavs.scatter %t : tensor<8xf32>
+  }
+}
+
+cavs.model @stateless {
+  cavs.vertex @f arity 0 pulls {} pushes {} {
+  }
+}
+
+cavs.model @packed {
+  cavs.param @A : tensor<2x3xf32> init xavier
+  cavs.param @B : tensor<3x3xf32> init xavier
+  cavs.param_pack @P : tensor<5x3xf32> = [@A, @B]
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>, s = tensor<f32>} pushes {y = tensor<3xf32>} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %s = cavs.pull "s" : tensor<f32>
+    %P = cavs.param_ref @P : tensor<5x3xf32>
+    %y = cavs.matmul %P, %x : tensor<5x3xf32>, tensor<3xf32> -> tensor<5xf32>
+    %a, %b = cavs.split %y : tensor<5xf32> -> tensor<2xf32>, tensor<3xf32>
+    %f = cavs.fused (%b, %s) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32> {
+    ^bb0(%u: tensor<3xf32>, %v: tensor<f32>):
+      %t = cavs.tanh %u : tensor<3xf32>
+      %m = cavs.mul %t, %v : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+      cavs.yield %m : tensor<3xf32>
+    }
+    cavs.push "y", %f : tensor<3xf32>
+  }
+}

@@ -1,0 +1,3 @@
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {} pushes {} {
+    %0 = cavs.pull "wor
