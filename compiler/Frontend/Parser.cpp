@@ -417,10 +417,11 @@ StmtPtr Parser::parseLoss() {
 //===----------------------------------------------------------------------===//
 
 ExprPtr Parser::limitHeight(ExprPtr expr) {
-  if (expr->getHeight() <= kMaxNestingDepth)
+  if (expr->getHeight() <= kMaxExpressionHeight)
     return expr;
-  diag.error(expr->getLoc(), "nesting depth exceeds the limit of " +
-                                 llvm::Twine(kMaxNestingDepth));
+  diag.error(expr->getLoc(), "expression is too long: more than " +
+                                 llvm::Twine(kMaxExpressionHeight) +
+                                 " operators in a chain");
   return nullptr;
 }
 

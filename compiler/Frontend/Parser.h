@@ -17,8 +17,16 @@
 
 namespace cavs {
 
-/// The deepest nesting of expressions or blocks the parser accepts.
+/// The deepest nesting of expressions or blocks the parser accepts:
+/// parentheses, calls, brackets, negations and blocks.
 constexpr unsigned kMaxNestingDepth = 200;
+
+/// The tallest expression tree the parser builds. Chains of binary operators
+/// (a flat sum of many terms) do not nest, but their trees are as tall as
+/// they are long and the later stages recurse over them; cavsc runs those on
+/// a large stack, and a longer chain could not be lowered anyway (the
+/// frontend's limit of 65,536 operations).
+constexpr unsigned kMaxExpressionHeight = 1 << 16;
 
 /// Parses a token stream into a ModuleAST.
 class Parser {

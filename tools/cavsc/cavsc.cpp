@@ -14,6 +14,7 @@
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Support/LargeStack.h"
 #include "compiler/Target/CudaCompiler.h"
 #include "compiler/Target/ModelLibrary.h"
 #include "dialects/CavsDialect.h"
@@ -485,11 +486,17 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  if (kind == Emit::SO)
-    return failed(compile(sourceMgr, kind, targets, runtime, nulls())) ? 1 : 0;
-  return failed(writeOutput([&](raw_ostream &os) {
-           return compile(sourceMgr, kind, targets, runtime, os);
-         }))
-             ? 1
-             : 0;
+  // The frontend recurses over expression trees as tall as the longest
+  // operator chain (docs/language.md allows 65,536 operations).
+  LogicalResult result = failure();
+  cavs::runOnLargeStack(
+      [&] {
+        result = kind == Emit::SO
+                     ? compile(sourceMgr, kind, targets, runtime, nulls())
+                     : writeOutput([&](raw_ostream &os) {
+                         return compile(sourceMgr, kind, targets, runtime, os);
+                       });
+      },
+      "cavsc");
+  return failed(result) ? 1 : 0;
 }
