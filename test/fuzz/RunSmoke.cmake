@@ -2,7 +2,7 @@
 # inputs in full (the fuzzing below would cut them to MAX_LEN), then fuzzes
 # for SECONDS on a fresh copy of its seed corpus, so the source tree is never
 # written to and every run starts alike. The log and any reproducer stay in
-# WORK. Arguments: NAME FUZZER CORPUS REGRESSIONS WORK SECONDS MAX_LEN.
+# WORK. Arguments: NAME FUZZER CORPUS REGRESSIONS DICT WORK SECONDS MAX_LEN.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/corpus ${WORK}/artifacts)
 file(GLOB seeds ${CORPUS}/*)
@@ -34,7 +34,7 @@ if(regressions)
   check_run(regressions "${result}" "${log}")
 endif()
 execute_process(COMMAND ${FUZZER} ${options} -max_total_time=${SECONDS}
-                        -max_len=${MAX_LEN} -print_final_stats=1
+                        -max_len=${MAX_LEN} -dict=${DICT} -print_final_stats=1
                         ${WORK}/corpus
                 RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
 check_run(fuzz "${result}" "${log}")
@@ -43,7 +43,6 @@ string(REGEX MATCH "stat::number_of_executed_units: *([0-9]+)" _ "${log}")
 set(execs ${CMAKE_MATCH_1})
 string(REGEX MATCH "stat::new_units_added: *([0-9]+)" _ "${log}")
 set(added ${CMAKE_MATCH_1})
-string(REGEX MATCH "cov: ([0-9]+) ft: ([0-9]+)[^\n]*\n[^\n]*Done" _ "${log}")
 list(LENGTH regressions replayed)
 message(STATUS "cavs-${NAME}-fuzzer: ${replayed} regression inputs passed; "
         "${execs} inputs in ${SECONDS} s, ${added} new in ${WORK}/corpus")
