@@ -6,23 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
+
 #include "compiler/Frontend/Frontend.h"
 
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::SourceMgr sourceMgr;
-  // Diagnostics are the expected outcome for most inputs; keep them quiet so
-  // the fuzzer runs at full speed.
-  sourceMgr.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(reinterpret_cast<const char *>(data), size),
-          "fuzz.cavs"),
-      llvm::SMLoc());
+  cavs::addSourceBuffer(
+      sourceMgr, cavs::fuzz::quietInput(sourceMgr, data, size, "fuzz.cavs"));
   (void)cavs::runFrontend(sourceMgr, {});
   return 0;
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "FuzzPipeline.h"
 
 #include "compiler/Support/IRLimits.h"
@@ -14,19 +15,14 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(reinterpret_cast<const char *>(data), size),
-          "fuzz.mlir"),
-      llvm::SMLoc());
+      cavs::fuzz::quietInput(sourceMgr, data, size, "fuzz.mlir"), llvm::SMLoc());
   if (failed(cavs::checkIRLimits(sourceMgr)))
     return 0;
   // No exhaustion report here: a sanitizer should see a stack overflow.

@@ -6,24 +6,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "FuzzPipeline.h"
 
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(reinterpret_cast<const char *>(data), size),
-          "fuzz.cavs"),
-      llvm::SMLoc());
+  cavs::addSourceBuffer(
+      sourceMgr, cavs::fuzz::quietInput(sourceMgr, data, size, "fuzz.cavs"));
   std::unique_ptr<cavs::CheckedModule> checked =
       cavs::runFrontend(sourceMgr, {});
   if (!checked)
