@@ -260,8 +260,10 @@ LogicalResult VertexOp::verify() {
 }
 
 LogicalResult VertexOp::verifyRegions() {
-  // Each declared input is read once, each declared output written once and
-  // the state scattered once: the runtime sizes its buffers from that.
+  // Each declared input is read at most once, each declared output written
+  // once and the state scattered once: the runtime sizes its buffers from
+  // that. An input the body does not read stays declared (the runtime still
+  // provides it), so erasing an unused pull keeps the function valid.
   llvm::StringMap<Operation *> pulled, pushed;
   Operation *scatter = nullptr;
   for (Operation &op : getBody().front()) {
@@ -290,10 +292,6 @@ LogicalResult VertexOp::verifyRegions() {
       scatter = &op;
     }
   }
-  for (NamedAttribute entry : getPulls())
-    if (!pulled.count(entry.getName()))
-      return emitOpError("declares pull '")
-             << entry.getName().getValue() << "' but never pulls it";
   for (NamedAttribute entry : getPushes())
     if (!pushed.count(entry.getName()))
       return emitOpError("declares push '")

@@ -123,7 +123,8 @@ def Cavs_VertexOp : Cavs_Op<"vertex", [
     number of child slots (`cavs.gather` takes 0 .. arity-1; absent children
     read as zeros). `pulls` and `pushes` are the vertex function's external
     interface: name to type of every per-vertex input it reads and every
-    per-vertex output it writes. The body pulls each declared input and
+    per-vertex output it writes. The body pulls each declared input at
+    most once (an unused pull may be erased: the input is then not read),
     pushes each declared output exactly once, and scatters the model's
     state exactly once when the model declares one.
 

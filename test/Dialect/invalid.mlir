@@ -74,14 +74,6 @@ cavs.model @m {
 // -----
 
 cavs.model @m {
-  // expected-error @below {{'cavs.vertex' op declares pull 'x' but never pulls it}}
-  cavs.vertex @v arity 0 pulls {x = i32} pushes {} {
-  }
-}
-
-// -----
-
-cavs.model @m {
   // expected-error @below {{'cavs.vertex' op declares push 'y' but never pushes it}}
   cavs.vertex @v arity 0 pulls {} pushes {y = tensor<2xf32>} {
   }
