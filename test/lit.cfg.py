@@ -26,6 +26,9 @@ llvm_config.use_default_substitutions()
 config.substitutions.append(("%cavs_src_root", config.cavs_src_root))
 config.substitutions.append(("%shared_data", config.cavs_shared_data_dir))
 config.substitutions.append(("%cavs_obj_root", config.cavs_obj_root))
+# The compilers of the build, for tests that compile programs against it.
+config.substitutions.append(("%cc", config.cavs_c_compiler))
+config.substitutions.append(("%cxx", config.cavs_cxx_compiler))
 
 tool_dirs = [config.cavs_tools_dir, config.llvm_tools_dir]
 # `not` at the start of a RUN line is found through PATH, as in LLVM's suite.

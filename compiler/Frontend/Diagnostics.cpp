@@ -43,12 +43,22 @@ DiagEngine::DiagEngine(llvm::SourceMgr &sourceMgr, llvm::StringRef progName,
     : sourceMgr(sourceMgr), progName(progName.str()), errorLimit(errorLimit) {}
 
 void DiagEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
+  report(loc, message.str(), /*once=*/false);
+}
+
+void DiagEngine::errorOnce(llvm::SMLoc loc, const llvm::Twine &message) {
+  report(loc, message.str(), /*once=*/true);
+}
+
+void DiagEngine::report(llvm::SMLoc loc, const std::string &text, bool once) {
   lastErrorDropped = true;
-  if (stopped)
+  if (stopped || (once && reportedTexts.count(text)))
     return;
-  std::string text = message.str();
-  if (!reported.insert({loc.getPointer(), text}).second)
+  if (!(loc.isValid() ? reportedLocs.insert(loc.getPointer()).second
+                      : reportedTexts.insert(text).second))
     return;
+  if (once)
+    reportedTexts.insert(text);
   if (numErrors == errorLimit) {
     stopped = true;
     print(llvm::SMLoc(), llvm::SourceMgr::DK_Note,

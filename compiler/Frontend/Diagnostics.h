@@ -17,7 +17,6 @@
 
 #include <set>
 #include <string>
-#include <utility>
 
 namespace cavs {
 
@@ -37,9 +36,16 @@ public:
              unsigned errorLimit = 20);
 
   /// Reports an error at `loc`, or a location-less one (`prog: error: ...`)
-  /// when `loc` is invalid. An error identical to an earlier one (same
-  /// location and text) is dropped together with its notes.
+  /// when `loc` is invalid. An error at the location of an earlier one (or,
+  /// without a location, with its text) is dropped together with its notes:
+  /// a statement in an unrolled loop fails once, not once per iteration,
+  /// and a token is not reported twice.
   void error(llvm::SMLoc loc, const llvm::Twine &message);
+
+  /// Like error(), but also dropped when an earlier error had the same text:
+  /// for mistakes that every later occurrence would repeat, such as a use
+  /// of an undeclared name.
+  void errorOnce(llvm::SMLoc loc, const llvm::Twine &message);
 
   /// Attaches a note to the error reported last; dropped with that error.
   void note(llvm::SMLoc loc, const llvm::Twine &message);
@@ -55,6 +61,8 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
 
 private:
+  /// error() and errorOnce().
+  void report(llvm::SMLoc loc, const std::string &text, bool once);
   void print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
              const llvm::Twine &message);
 
@@ -64,7 +72,10 @@ private:
   unsigned numErrors = 0;
   bool stopped = false;
   bool lastErrorDropped = false;
-  std::set<std::pair<const char *, std::string>> reported;
+  /// The locations of the errors reported, and the texts of those without
+  /// a location or reported by errorOnce().
+  std::set<const char *> reportedLocs;
+  std::set<std::string> reportedTexts;
 };
 
 } // namespace cavs

@@ -92,6 +92,8 @@ Token Lexer::lex() {
         ++cur;
         return makeToken(TokenKind::dotdot, start);
       }
+      if (cur != end && llvm::isDigit(*cur))
+        return lexNumber(start);
       break;
     default:
       if (isIdentifierStart(*start))
@@ -124,21 +126,22 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
   return Token(kind, spelling);
 }
 
-/// Numbers are `digits`, `digits.digits` and either followed by an exponent.
-/// A '.' only starts a fraction when a digit follows, so `0..n` lexes as
-/// `0` `..` `n`.
+/// Numbers are `digits`, `digits.digits` and either followed by an exponent;
+/// `0..n` lexes as `0` `..` `n`. `start` is a digit, or a '.' before one:
+/// `.5` and `5.` are reported with the spelling to use instead and lexed as
+/// the floats they mean, so that nothing after them fails too.
 Token Lexer::lexNumber(const char *start) {
   auto skipDigits = [&] {
     while (cur != end && llvm::isDigit(*cur))
       ++cur;
   };
   skipDigits();
-  bool isFloat = false;
-  if (end - cur >= 2 && cur[0] == '.' && llvm::isDigit(cur[1])) {
-    isFloat = true;
-    ++cur;
+  const char *dot = *start == '.' ? start : nullptr;
+  if (!dot && cur != end && *cur == '.' && (end - cur < 2 || cur[1] != '.')) {
+    dot = cur++;
     skipDigits();
   }
+  bool isFloat = dot != nullptr;
   if (cur != end && (*cur == 'e' || *cur == 'E')) {
     const char *exponent = cur + 1;
     if (exponent != end && (*exponent == '+' || *exponent == '-'))
@@ -149,5 +152,17 @@ Token Lexer::lexNumber(const char *start) {
       skipDigits();
     }
   }
-  return makeToken(isFloat ? TokenKind::floating : TokenKind::integer, start);
+  Token token =
+      makeToken(isFloat ? TokenKind::floating : TokenKind::integer, start);
+  bool noDigitBefore = dot == start;
+  bool noDigitAfter = dot && (dot + 1 == end || !llvm::isDigit(dot[1]));
+  if (noDigitBefore || noDigitAfter) {
+    std::string fixed = token.getSpelling().str();
+    fixed.insert(dot - start + (noDigitBefore ? 0 : 1), "0");
+    diag.error(llvm::SMLoc::getFromPointer(dot),
+               llvm::Twine("a floating-point literal needs a digit ") +
+                   (noDigitBefore ? "before" : "after") + " '.': write '" +
+                   fixed + "'");
+  }
+  return token;
 }

@@ -101,7 +101,10 @@ std::unique_ptr<ModuleAST> Parser::parseModule() {
         !expect(TokenKind::semi, "after model name"))
       skipToDeclaration();
   } else {
+    // Resynchronise as after any bad declaration, so that the same token is
+    // not reported again as a bad declaration.
     diag.error(tok.getLoc(), "expected 'model NAME;' at the start of the file");
+    skipToDeclaration();
   }
 
   while (tok.isNot(TokenKind::eof)) {

@@ -31,7 +31,7 @@ std::optional<int64_t> ModuleSymbols::resolveInt(const NameExpr &name,
   }
   const ModuleSymbol *symbol = lookup(spelling);
   if (!symbol) {
-    diag.error(name.getLoc(), "use of undeclared name '" + spelling + "'");
+    diag.errorOnce(name.getLoc(), "use of undeclared name '" + spelling + "'");
     return std::nullopt;
   }
   if (symbol->kind == ModuleSymbol::Kind::Param) {

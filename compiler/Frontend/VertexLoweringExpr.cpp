@@ -141,7 +141,7 @@ VertexLowering::Operand VertexLowering::lowerName(llvm::StringRef name,
     return Operand::single(emitConstant(loc, static_cast<float>(arity)));
   const ModuleSymbol *symbol = symbols.lookup(name);
   if (!symbol) {
-    diag.error(loc, "use of undeclared name '" + name + "'");
+    diag.errorOnce(loc, "use of undeclared name '" + name + "'");
     return Operand();
   }
   if (symbol->kind == ModuleSymbol::Kind::Dim)
@@ -399,7 +399,8 @@ VertexLowering::Operand VertexLowering::lowerGather(const GatherExpr &gather) {
 VertexLowering::Operand VertexLowering::lowerCall(const CallExpr &call) {
   const Builtin *builtin = lookupBuiltin(call.getCallee());
   if (!builtin) {
-    diag.error(call.getLoc(), "unknown function '" + call.getCallee() + "'");
+    diag.errorOnce(call.getLoc(),
+                   "unknown function '" + call.getCallee() + "'");
     return Operand();
   }
   if (!checkArgCount(call, builtin->minArgs, builtin->maxArgs))

@@ -17,6 +17,7 @@
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir;
 using namespace cavs;
@@ -29,12 +30,39 @@ void hashBytes(uint64_t &hash, StringRef bytes) {
   }
 }
 
-/// An io descriptor list: `{"name", is_i32, width}, ...`.
-void writeIoList(DictionaryAttr entries, raw_ostream &os) {
+/// The exclusive upper bound that `user` puts on an i32 value it reads: the
+/// rows of a lookup table, the classes of a cross-entropy label; 0 for none.
+int64_t idLimit(Operation *user) {
+  if (auto lookup = dyn_cast<LookupOp>(user))
+    return cast<RankedTensorType>(lookup.getTable().getType()).getDimSize(0);
+  if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(user))
+    return cast<RankedTensorType>(loss.getLogits().getType()).getDimSize(0);
+  return 0;
+}
+
+/// Per pulled i32 input, the least limit of its uses (absent: unchecked),
+/// which the runtime checks before a pass so that an out-of-range id is
+/// reported by sample, vertex and input name.
+llvm::StringMap<int64_t> pullLimits(VertexOp vertex) {
+  llvm::StringMap<int64_t> limits;
+  vertex.walk([&](PullOp pull) {
+    for (Operation *user : pull->getUsers())
+      if (int64_t limit = idLimit(user)) {
+        auto [it, inserted] = limits.try_emplace(pull.getName(), limit);
+        it->second = std::min(it->second, limit);
+      }
+  });
+  return limits;
+}
+
+/// An io descriptor list: `{"name", is_i32, width, limit}, ...`.
+void writeIoList(DictionaryAttr entries, const llvm::StringMap<int64_t> &limits,
+                 raw_ostream &os) {
   for (NamedAttribute entry : entries) {
     Type type = cast<TypeAttr>(entry.getValue()).getValue();
     os << "  {\"" << entry.getName().getValue() << "\", "
-       << !isa<RankedTensorType>(type) << ", " << valueWidth(type) << "},\n";
+       << !isa<RankedTensorType>(type) << ", " << valueWidth(type) << ", "
+       << limits.lookup(entry.getName().getValue()) << "},\n";
   }
 }
 
@@ -95,12 +123,14 @@ void writeProgram(const CompiledProgram &program, const ParamOrder &order,
       llvm::interleaveComma(grads.back()[phase], os);
       os << "};\n";
     }
-    for (auto [kind, list] : {std::pair{"pulls", vertex.getPulls()},
-                              {"pushes", vertex.getPushes()}})
+    const llvm::StringMap<int64_t> pulls = pullLimits(vertex), pushes;
+    for (auto [kind, list, limits] :
+         {std::tuple{"pulls", vertex.getPulls(), &pulls},
+          {"pushes", vertex.getPushes(), &pushes}})
       if (!list.empty()) {
         os << "static const cavs_io_desc " << ioListName(name, vertex, kind)
            << "[] = {\n";
-        writeIoList(list, os);
+        writeIoList(list, *limits, os);
         os << "};\n";
       }
   }

@@ -124,9 +124,12 @@ FailureOr<ModelCode> cavs::generateModelCode(ModuleOp frontend,
                                              const OptimizationSwitches &sw,
                                              const Targets &targets) {
   ModelCode code;
+  // Stop at the first failure: the other program would report it again.
   auto trainIR = optimize(frontend, sw, /*autodiff=*/true);
+  if (failed(trainIR))
+    return failure();
   auto inferIR = optimize(frontend, sw, /*autodiff=*/false);
-  if (failed(trainIR) || failed(inferIR))
+  if (failed(inferIR))
     return failure();
   code.trainIR = std::move(*trainIR);
   code.inferIR = std::move(*inferIR);

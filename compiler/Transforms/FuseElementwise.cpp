@@ -230,12 +230,27 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
     op->erase();
 }
 
+/// A kernel never mixes batching classes, so every op needs one.
+static LogicalResult checkClassified(VertexOp vertex) {
+  WalkResult result = vertex.getBody().walk([](Operation *op) {
+    if (isa<BackwardOp>(op) || isa<FusedOp>(op->getParentOp()) ||
+        op->hasAttr(CavsDialect::kBatchingAttrName))
+      return WalkResult::advance();
+    op->emitOpError("has no batching class; run cavs-classify before "
+                    "cavs-fuse-elementwise");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct FuseElementwisePass
     : public cavs::impl::CavsFuseElementwiseBase<FuseElementwisePass> {
   using CavsFuseElementwiseBase::CavsFuseElementwiseBase;
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
+      if (failed(checkClassified(vertex)))
+        return signalPassFailure();
       if (BackwardOp backward = vertex.getBackward())
         BlockFuser(backward.getBody().front(), merge).run();
       BlockFuser(vertex.getBody().front(), merge).run();

@@ -111,8 +111,9 @@ def CavsFuseElementwise : Pass<"cavs-fuse-elementwise", "cavs::ModelOp"> {
   let description = [{
     Union-find over the elementwise math ops of F and of ∂F: an op joins the
     group of an operand's producer when both are elementwise, have the same
-    batching class (`cavs.batching`, when classified) and the same result
-    type, and the merge keeps the graph of groups acyclic. Matmuls, gathers,
+    batching class (`cavs.batching`) and the same result type, and the merge
+    keeps the graph of groups acyclic. The pass needs the batching classes of
+    `cavs-classify` and fails on an op without one. Matmuls, gathers,
     scatters and every other non-elementwise op stay outside, so no kernel
     spans them. Each group becomes one `cavs.fused` op (one kernel in the
     backends); splat constants are copied into the kernels that use them.
@@ -122,13 +123,13 @@ def CavsFuseElementwise : Pass<"cavs-fuse-elementwise", "cavs::ModelOp"> {
 
     Before:
     ```mlir
-    %a = cavs.sigmoid %o : tensor<150xf32>
-    %b = cavs.tanh %c : tensor<150xf32>
-    %h = cavs.mul %a, %b : tensor<150xf32>
+    %a = cavs.sigmoid %o {cavs.batching = #cavs.batching<body>} : tensor<150xf32>
+    %b = cavs.tanh %c {cavs.batching = #cavs.batching<body>} : tensor<150xf32>
+    %h = cavs.mul %a, %b {cavs.batching = #cavs.batching<body>} : tensor<150xf32>
     ```
     After:
     ```mlir
-    %h = cavs.fused (%o, %c) : (tensor<150xf32>, tensor<150xf32>) -> tensor<150xf32> {
+    %h = cavs.fused (%o, %c) {cavs.batching = #cavs.batching<body>} : (tensor<150xf32>, tensor<150xf32>) -> tensor<150xf32> {
     ^bb0(%arg0: tensor<150xf32>, %arg1: tensor<150xf32>):
       %0 = cavs.sigmoid %arg0 : tensor<150xf32>
       %1 = cavs.tanh %arg1 : tensor<150xf32>

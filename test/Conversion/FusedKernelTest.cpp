@@ -76,6 +76,7 @@ TEST(FusedKernel, CompiledKernelMatchesTheEvaluator) {
   ASSERT_TRUE(module);
   auto model = *module->getOps<ModelOp>().begin();
   mlir::PassManager pm(&context);
+  pm.nest<ModelOp>().addPass(createCavsClassify());
   pm.nest<ModelOp>().addPass(createCavsFuseElementwise());
   ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
   auto vertex = *model.getBody().getOps<VertexOp>().begin();

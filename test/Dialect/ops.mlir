@@ -106,6 +106,16 @@ cavs.model @stateless {
   }
 }
 
+// A declared input the body does not read (its unused pull was erased) is
+// still part of the interface.
+// CHECK-LABEL: cavs.model @unread_input {
+// CHECK: cavs.vertex @f arity 0 pulls {label = i32} pushes {} {
+// CHECK-NEXT: }
+cavs.model @unread_input {
+  cavs.vertex @f arity 0 pulls {label = i32} pushes {} {
+  }
+}
+
 // CHECK-LABEL: cavs.model @packed
 // CHECK: cavs.param_pack @P : tensor<5x3xf32> = [@A, @B]
 // CHECK: %[[P:.*]] = cavs.param_ref @P : tensor<5x3xf32>

@@ -1,14 +1,14 @@
 // cavs-fuse-elementwise groups linked elementwise ops of one batching class
 // and one shape into cavs.fused kernels, never across other ops.
-// RUN: cavs-opt %s --cavs-fuse-elementwise --split-input-file | FileCheck %s
+// RUN: cavs-opt %s --cavs-classify --cavs-fuse-elementwise --split-input-file | FileCheck %s
 
 // A chain becomes one kernel; the splat constant is copied in; values used
 // outside the group become results.
 // CHECK-LABEL: cavs.model @chain
 // CHECK:      %[[X:.*]] = cavs.pull "x"
-// CHECK-NEXT: %[[F:.*]]:2 = cavs.fused(%[[X]]) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT: %[[F:.*]]:2 = cavs.fused(%[[X]]) {cavs.batching = #cavs.batching<eager>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<4xf32>):
-// CHECK-NEXT:   %[[ONE:.*]] = cavs.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[ONE:.*]] = cavs.constant {{.*}}dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT:   %[[S:.*]] = cavs.sigmoid %[[A]]
 // CHECK-NEXT:   %[[T:.*]] = cavs.sub %[[ONE]], %[[S]]
 // CHECK-NEXT:   %[[M:.*]] = cavs.mul %[[S]], %[[T]]
@@ -45,16 +45,16 @@ cavs.model @chain {
 cavs.model @boundaries state tensor<2xf32> {
   cavs.param @W : tensor<2x3xf32> init xavier
   cavs.vertex @v arity 1 pulls {x = tensor<3xf32>} pushes {e = tensor<2xf32>} {
-    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
-    %t = cavs.tanh %x {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
-    %W = cavs.param_ref @W {cavs.batching = #cavs.batching<eager>} : tensor<2x3xf32>
-    %y = cavs.matmul %W, %t {cavs.batching = #cavs.batching<eager>} : tensor<2x3xf32>, tensor<3xf32> -> tensor<2xf32>
-    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
-    %a = cavs.add %y, %s {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
-    %r = cavs.relu %a {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
-    cavs.scatter %r {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
-    %e = cavs.exp %r {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>
-    cavs.push "e", %e {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>
+    %x = cavs.pull "x" : tensor<3xf32>
+    %t = cavs.tanh %x : tensor<3xf32>
+    %W = cavs.param_ref @W : tensor<2x3xf32>
+    %y = cavs.matmul %W, %t : tensor<2x3xf32>, tensor<3xf32> -> tensor<2xf32>
+    %s = cavs.gather 0 : tensor<2xf32>
+    %a = cavs.add %y, %s : tensor<2xf32>
+    %r = cavs.relu %a : tensor<2xf32>
+    cavs.scatter %r : tensor<2xf32>
+    %e = cavs.exp %r : tensor<2xf32>
+    cavs.push "e", %e : tensor<2xf32>
   }
 }
 
@@ -93,7 +93,7 @@ cavs.model @cycle {
 // CHECK:          cavs.mul
 // CHECK-NEXT:     cavs.neg
 // CHECK-NEXT:     cavs.yield
-// CHECK:        cavs.child_grad 0, %[[K]]
+// CHECK:        cavs.child_grad 0, %[[K]] {cavs.batching = #cavs.batching<body>}
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 cavs.model @backward state tensor<4xf32> {

@@ -144,6 +144,24 @@ TEST(GraphBuilder, WrapperChecksSpanSizes) {
       CAVS_ERROR_INVALID_ARGUMENT, {"2 values for 1 vertices"});
 }
 
+// Tests that C arrays pass as spans, with their sizes, to every argument.
+TEST(GraphBuilder, TakesCArrays) {
+  const int32_t arities[] = {0, 2};
+  GraphBuilder builder(arities);
+  builder.addAttribute("word");
+  const int32_t types[] = {1, 0, 0};
+  int32_t children[] = {1, 2, -1, -1, -1, -1};
+  const int32_t words[] = {-1, 7, 8};
+  const Span<const int32_t> attributes[] = {words};
+  builder.addSample(types, children, attributes);
+  GraphBatch batch = builder.finalize();
+  EXPECT_EQ(batch.numVertices(), 3);
+  EXPECT_EQ(batch.attribute("word")[2], 8);
+  const int32_t tooFew[] = {-1, -1};
+  expectError([&] { builder.addSample(types, tooFew, attributes); },
+              CAVS_ERROR_INVALID_ARGUMENT, {"children has 2 entries"});
+}
+
 // Tests attribute declaration errors.
 TEST(GraphBuilder, AttributeErrors) {
   GraphBuilder builder({0});

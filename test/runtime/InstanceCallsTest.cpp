@@ -87,10 +87,10 @@ template <int F, bool Infer> cavs_function_desc probeFunction() {
   return fn;
 }
 
-const cavs_io_desc kLeafPulls[] = {{"word", 1, 1}, {"x", 0, 2}};
-const cavs_io_desc kNodePulls[] = {{"x", 0, 2}};
-const cavs_io_desc kLeafPushes[] = {{"y", 0, 1}};
-const cavs_io_desc kNodePushes[] = {{"y", 0, 1}, {"z", 0, 4}};
+const cavs_io_desc kLeafPulls[] = {{"word", 1, 1, 0}, {"x", 0, 2, 0}};
+const cavs_io_desc kNodePulls[] = {{"x", 0, 2, 0}};
+const cavs_io_desc kLeafPushes[] = {{"y", 0, 1, 0}};
+const cavs_io_desc kNodePushes[] = {{"y", 0, 1, 0}, {"z", 0, 4, 0}};
 
 /// The probe's three functions of one program.
 template <bool Infer> std::vector<cavs_function_desc> probeProgram() {

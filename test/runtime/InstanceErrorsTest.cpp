@@ -137,10 +137,18 @@ TEST(InstanceErrors, CreateChecksFunctions) {
   expectCreateFails(*toy, "model 'sumtree', vertex function 'node': pull 'x' "
                           "has width 0; it must be at least 1");
   toy = sumTreeModel();
-  toy->trainPulls[0].push_back({"x", 0, 1});
+  toy->trainPulls[0].push_back({"x", 0, 1, 0});
   toy->link();
   expectCreateFails(*toy, "model 'sumtree', vertex function 'node': pulls "
                           "'x' twice");
+  toy = sumTreeModel();
+  toy->trainPulls[0][0].limit = 3;
+  expectCreateFails(*toy, "model 'sumtree', vertex function 'node': pull 'x' "
+                          "has limit 3; it must be 0 for an f32 value");
+  toy = embedChainModel();
+  toy->inferPulls[0][0].limit = -1;
+  expectCreateFails(*toy, "model 'embedchain', vertex function 'cell': pull "
+                          "'word' has limit -1; it must be at least 0");
   toy = sumTreeModel();
   toy->train[0].pushes = nullptr;
   expectCreateFails(*toy, "model 'sumtree', vertex function 'node': "
@@ -179,7 +187,7 @@ TEST(InstanceErrors, CreateRequiresTheSameInterfaceInBothPrograms) {
 
 TEST(InstanceErrors, CreateRequiresOneTypePerName) {
   auto toy = leafSumModel();
-  toy->trainPulls[1][0] = toy->inferPulls[1][0] = {"x", 1, 1};
+  toy->trainPulls[1][0] = toy->inferPulls[1][0] = {"x", 1, 1, 0};
   expectCreateFails(*toy, "model 'leafsum': vertex functions 'leaf' and "
                           "'node' pull 'x' with different types (f32[1] and "
                           "i32)");
@@ -274,6 +282,29 @@ TEST(InstanceErrors, FailingPhaseAbortsThePass) {
             "pass has run yet, or the last one failed");
   expectFailure(cavs_model_backward(model.get()), CAVS_ERROR_INVALID_ARGUMENT,
                 {"cannot run backward: the last forward pass failed"});
+}
+
+TEST(InstanceErrors, OutOfRangeIdsNameTheSampleVertexAndInput) {
+  auto toy = embedChainModel();
+  // As cavsc records it: the lookup table's rows bound the word ids.
+  toy->trainPulls[0][0].limit = toy->inferPulls[0][0].limit = kEmbedRows;
+  Instance model(*toy);
+  GraphBuilder builder({1});
+  builder.addAttribute("word");
+  builder.addSample({0, 0}, {-1, 0}, {{1, 2}});
+  const GraphBatch good = builder.finalize();
+  builder.addSample({0, 0}, {-1, 0}, {{1, 2}});
+  builder.addSample({0, 0, 0}, {-1, 0, 1}, {{-1, kEmbedRows - 1, kEmbedRows}});
+  const GraphBatch bad = builder.finalize();
+  ASSERT_EQ(model.forward(good), CAVS_OK);
+  for (cavs_mode mode : {CAVS_MODE_TRAIN, CAVS_MODE_INFER})
+    expectFailure(model.forward(bad, mode), CAVS_ERROR_INVALID_ARGUMENT,
+                  {"model 'embedchain': sample 1, vertex 2 (cell): pull "
+                   "'word' = 6 is out of range [0, 6)"});
+  // Rejected before anything changed: the good pass awaits its backward.
+  EXPECT_NE(cavs_model_output(model.get(), "h", nullptr), nullptr);
+  EXPECT_EQ(cavs_model_backward(model.get()), CAVS_OK)
+      << cavs_last_error_message();
 }
 
 TEST(InstanceErrors, NamesAndSizesOfInputsAndOutputs) {

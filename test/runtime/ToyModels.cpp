@@ -210,8 +210,8 @@ std::unique_ptr<ToyModel> scalarModel(const char *name,
   model->spec.name = name;
   model->spec.params = {vectorParam("w", 1, CAVS_INIT_CONSTANT, 0.5)};
   const size_t n = train.size();
-  model->trainPulls.assign(n, {{"x", 0, 1}});
-  model->trainPushes.assign(n, {{"y", 0, 1}});
+  model->trainPulls.assign(n, {{"x", 0, 1, 0}});
+  model->trainPushes.assign(n, {{"y", 0, 1, 0}});
   model->inferPulls = model->trainPulls;
   model->inferPushes = model->trainPushes;
   model->train = std::move(train);
@@ -274,8 +274,8 @@ std::unique_ptr<ToyModel> embedChainModel() {
   model->spec.name = "embedchain";
   model->spec.params = {
       matrixParam("embed", kEmbedRows, 2, CAVS_INIT_UNIFORM, -1.0, 1.0)};
-  model->trainPulls = {{{"word", 1, 1}}};
-  model->trainPushes = {{{"h", 0, 2}}};
+  model->trainPulls = {{{"word", 1, 1, 0}}};
+  model->trainPushes = {{{"h", 0, 2, 0}}};
   model->inferPulls = model->trainPulls;
   model->inferPushes = model->trainPushes;
   model->train = {

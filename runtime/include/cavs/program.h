@@ -31,7 +31,7 @@
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 3
+#define CAVS_PROGRAM_VERSION 4
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
@@ -120,6 +120,12 @@ typedef struct cavs_io_desc {
   int32_t is_i32;
   /// Values per vertex (1 for i32).
   int32_t width;
+  /// An i32 pull read as a lookup index or a class label: its values must
+  /// be below `limit` (the table's rows, the classes; negative ones mean
+  /// "none"). The executor checks the batch before a forward pass, so that
+  /// a bad id is reported by sample, vertex and input. 0: not checked (f32
+  /// values, pushes, i32 values no op bounds).
+  int64_t limit;
 } cavs_io_desc;
 
 /// One vertex function; its index in the program is the graph's type id.

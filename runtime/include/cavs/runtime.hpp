@@ -45,6 +45,7 @@ template <typename T> class Span {
 public:
   Span() = default;
   Span(T *data, size_t size) : data_(data), size_(size) {}
+  template <size_t N> Span(T (&array)[N]) : data_(array), size_(N) {}
   template <typename U>
   Span(std::vector<U> &values) : data_(values.data()), size_(values.size()) {}
   template <typename U>

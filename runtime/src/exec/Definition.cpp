@@ -97,6 +97,12 @@ Status checkIoList(const std::string &model, const cavs_function_desc &fn,
                        "{}; it must be {}",
                        model, fn.name, kind, io.name, io.width,
                        io.is_i32 ? "1 for an i32 value" : "at least 1");
+    if (io.limit < 0 || (io.limit != 0 && !io.is_i32))
+      return makeError(kInvalid,
+                       "model '{}', vertex function '{}': {} '{}' has limit "
+                       "{}; it must be {}",
+                       model, fn.name, kind, io.name, io.limit,
+                       io.is_i32 ? "at least 0" : "0 for an f32 value");
     for (int32_t j = 0; j < i; ++j)
       if (std::strcmp(list[j].name, io.name) == 0)
         return makeError(kInvalid,

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "exec/Instance.h"
 
+#include "exec/InputIds.h"
 #include "exec/Stopwatch.h"
 
 #include <algorithm>
@@ -301,7 +302,10 @@ Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
   if (mode != CAVS_MODE_TRAIN && mode != CAVS_MODE_INFER)
     return makeError(kInvalid, "model '{}': unknown mode {}", name(),
                      static_cast<int>(mode));
+  const cavs_program_desc &program =
+      mode == CAVS_MODE_TRAIN ? def_->train : def_->infer;
   CAVS_RETURN_IF_ERROR(checkBatch(batch));
+  CAVS_RETURN_IF_ERROR(checkInputIds(name(), batch, program));
   // From here on the previous pass is gone, whatever happens.
   hasOutputs_ = false;
   hasInputGrads_ = false;
@@ -310,8 +314,6 @@ Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
     output.hasGrad = false;
   timing_ = cavs_model_timing{0, 0, 0, 0, 0, 0, 0, timing_.optimizer};
 
-  const cavs_program_desc &program =
-      mode == CAVS_MODE_TRAIN ? def_->train : def_->infer;
   Stopwatch watch;
   prepareForward(batch, program);
   timing_.schedule = watch.seconds();
