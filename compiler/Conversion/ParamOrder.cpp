@@ -38,3 +38,15 @@ ParamOrder ParamOrder::compute(ModelOp model) {
     order.tableIndex[pack.getSymName()] = int32_t(order.params.size() + i);
   return order;
 }
+
+llvm::SmallVector<int32_t> ParamOrder::paramIndices(StringRef symbol) const {
+  const int32_t index = tableIndex.lookup(symbol);
+  const auto numParams = static_cast<int32_t>(params.size());
+  if (index < numParams)
+    return {index};
+  ParamPackOp pack = packs[index - numParams];
+  llvm::SmallVector<int32_t> members;
+  for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>())
+    members.push_back(paramIndex(member.getValue()));
+  return members;
+}

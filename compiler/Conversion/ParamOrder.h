@@ -34,6 +34,9 @@ struct ParamOrder {
   int32_t paramIndex(llvm::StringRef name) const {
     return tableIndex.lookup(name);
   }
+
+  /// Indices in `params` of a parameter, or of the members of a pack.
+  llvm::SmallVector<int32_t> paramIndices(llvm::StringRef symbol) const;
 };
 
 } // namespace cavs
