@@ -19,9 +19,9 @@
 #include "compiler/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
+#include "test/support/LoadedModelLibrary.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
-#include "compiler/Target/ModelLibrary.h"
 #include "dialects/CavsDialect.h"
 
 #include "cavs/instance.h"
@@ -29,14 +29,10 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -101,40 +97,12 @@ protected:
     switches.mergeMatmuls = ablation != "no-merge-matmuls";
     switches.lazyBatching = ablation != "no-lazy-batching";
     switches.fusion = ablation != "no-fusion";
-    // With CUDA in the build, the library also carries CUDA code, which
-    // must not change how it runs on the CPU.
-    auto generated = generateModelCode(*module, switches,
-                                       Targets{/*cpu=*/true, CAVS_HAVE_CUDA});
-    ASSERT_TRUE(mlir::succeeded(generated));
-    code.emplace(std::move(*generated));
-    llvm::SmallString<128> library;
-    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("cavs-model", "so",
-                                                    library));
-    libraryPath = std::string(library);
-    std::string error;
-    ASSERT_TRUE(mlir::succeeded(writeModelLibrary(
-        *code, CpuTarget{"native", 2},
-        RuntimeLocation{CAVS_RUNTIME_LIBRARY_DIR, CAVS_RUNTIME_INCLUDE_DIR},
-        GetParam().model.file, libraryPath, error)))
-        << error;
-    handle = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle, nullptr) << dlerror();
-    std::string entry = model().getSymName().str() + "_model_def";
-    auto getDefinition =
-        reinterpret_cast<const cavs_model_def *(*)()>(dlsym(handle, entry.c_str()));
-    ASSERT_NE(getDefinition, nullptr) << entry << ": " << dlerror();
-    definition = getDefinition();
-  }
-
-  void TearDown() override {
-    if (handle)
-      dlclose(handle);
-    if (!libraryPath.empty())
-      llvm::sys::fs::remove(libraryPath);
+    library.load(*module, switches, GetParam().model.file);
+    definition = library.definition();
   }
 
   /// The training program (F and ∂F), which the evaluator runs too.
-  ModelOp model() { return *code->trainIR->getOps<ModelOp>().begin(); }
+  ModelOp model() { return library.trainModel(); }
 
   BatchInputs makeBatch(const std::vector<EvalGraph> &graphs);
   /// Runs the batches of every graph shape on `device` and checks the
@@ -147,9 +115,7 @@ protected:
   std::optional<mlir::ScopedDiagnosticHandler> handler;
   std::unique_ptr<CheckedModule> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::optional<ModelCode> code;
-  std::string libraryPath;
-  void *handle = nullptr;
+  test::LoadedModelLibrary library;
   const cavs_model_def *definition = nullptr;
   /// Widths of the f32 inputs and of the outputs, by name.
   llvm::StringMap<int64_t> f32Widths, pushWidths;
