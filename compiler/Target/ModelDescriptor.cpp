@@ -214,26 +214,24 @@ void writeCuda(const CudaImage &image, bool hostKernels, raw_ostream &os) {
 }
 } // namespace
 
-uint64_t cavs::modelSignature(const ParamOrder &order) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (ParamOp param : order.params) {
-    std::string entry;
-    llvm::raw_string_ostream os(entry);
+uint64_t cavs::modelSignature(ModelOp model) {
+  // By name, so that declaring the parameters in another order keeps the
+  // checkpoints (they match tensors by name).
+  llvm::SmallVector<ParamOp> params(model.getBody().getOps<ParamOp>());
+  llvm::sort(params, [](ParamOp a, ParamOp b) {
+    return a.getSymName() < b.getSymName();
+  });
+  std::string entries;
+  llvm::raw_string_ostream os(entries);
+  for (ParamOp param : params) {
     os << "param " << param.getSymName() << ":";
-    llvm::interleave(param.getType().getShape(), os, "x");
+    llvm::interleave(param.getTensorType().getShape(), os, "x");
     os << ";";
-    hashBytes(hash, entry);
   }
-  for (ParamPackOp pack : order.packs) {
-    std::string entry;
-    llvm::raw_string_ostream os(entry);
-    os << "pack " << pack.getSymName() << ":";
-    llvm::interleave(
-        pack.getMembers().getAsRange<FlatSymbolRefAttr>(), os,
-        [&](FlatSymbolRefAttr member) { os << member.getValue(); }, ",");
-    os << ";";
-    hashBytes(hash, entry);
-  }
+  RankedTensorType state = model.getStateType();
+  os << "state " << (state ? state.getNumElements() : 0) << ";";
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  hashBytes(hash, entries);
   return hash;
 }
 
@@ -265,20 +263,27 @@ void cavs::writeDescriptorSource(const ParamOrder &order,
   }
   os << "};\n";
   if (!order.packs.empty()) {
+    // Member indices, which need not be consecutive: the parameters keep
+    // their declaration order.
+    for (size_t k = 0; k < order.packs.size(); ++k) {
+      os << "static const int32_t pack" << k << "_members[] = {";
+      llvm::interleaveComma(
+          order.paramIndices(ParamPackOp(order.packs[k]).getSymName()), os);
+      os << "};\n";
+    }
     os << "static const cavs_pack_desc packs[] = {\n";
-    for (ParamPackOp pack : order.packs) {
-      StringRef first =
-          (*pack.getMembers().getAsRange<FlatSymbolRefAttr>().begin())
-              .getValue();
-      os << "  {\"" << pack.getSymName() << "\", " << order.paramIndex(first)
-         << ", " << pack.getMembers().size() << "},\n";
+    for (size_t k = 0; k < order.packs.size(); ++k) {
+      ParamPackOp pack = order.packs[k];
+      os << "  {\"" << pack.getSymName() << "\", " << pack.getMembers().size()
+         << ", pack" << k << "_members},\n";
     }
     os << "};\n";
   }
   os << "static const cavs_model_desc model = {CAVS_MODEL_DESC_VERSION, "
      << order.params.size() << ", " << order.packs.size() << ", \"" << name
      << "\", "
-     << llvm::format("0x%016llxULL", (unsigned long long)modelSignature(order))
+     << llvm::format("0x%016llxULL",
+                     (unsigned long long)modelSignature(trainModel))
      << ", params, " << (order.packs.empty() ? "NULL" : "packs") << "};\n\n";
 
   llvm::SmallVector<int32_t> sparse = sparseParams(trainModel, order);
