@@ -1,4 +1,4 @@
-//===- ParamOrder.cpp - the runtime's order of a model's parameters -------===//
+//===- ParamOrder.cpp - the runtime's indices of a model's parameters -----===//
 
 #include "compiler/Conversion/ParamOrder.h"
 
@@ -7,34 +7,27 @@ using namespace cavs;
 
 ParamOrder ParamOrder::compute(ModelOp model) {
   ParamOrder order;
-  llvm::StringMap<ParamOp> byName;
-  llvm::StringMap<ParamPackOp> packOf;
   for (Operation &op : model.getBody().front()) {
-    if (auto param = dyn_cast<ParamOp>(op))
-      byName[param.getSymName()] = param;
-    if (auto pack = dyn_cast<ParamPackOp>(op)) {
-      order.packs.push_back(pack);
-      for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>())
-        packOf[member.getValue()] = pack;
-    }
-  }
-  auto append = [&](ParamOp param) {
-    auto [it, inserted] = order.tableIndex.try_emplace(
-        param.getSymName(), int32_t(order.params.size()));
-    if (inserted)
+    if (auto param = dyn_cast<ParamOp>(op)) {
+      order.tableIndex[param.getSymName()] = int32_t(order.params.size());
       order.params.push_back(param);
-  };
-  for (auto param : model.getBody().getOps<ParamOp>()) {
-    auto pack = packOf.find(param.getSymName());
-    if (pack == packOf.end()) {
-      append(param);
-      continue;
+    } else if (auto pack = dyn_cast<ParamPackOp>(op)) {
+      order.packs.push_back(pack);
     }
-    for (auto member :
-         pack->second.getMembers().getAsRange<FlatSymbolRefAttr>())
-      append(byName.lookup(member.getValue()));
   }
   for (auto [i, pack] : llvm::enumerate(order.packs))
     order.tableIndex[pack.getSymName()] = int32_t(order.params.size() + i);
   return order;
+}
+
+llvm::SmallVector<int32_t> ParamOrder::paramIndices(StringRef symbol) const {
+  const int32_t index = tableIndex.lookup(symbol);
+  const auto numParams = static_cast<int32_t>(params.size());
+  if (index < numParams)
+    return {index};
+  ParamPackOp pack = packs[index - numParams];
+  llvm::SmallVector<int32_t> members;
+  for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>())
+    members.push_back(paramIndex(member.getValue()));
+  return members;
 }

@@ -1,9 +1,12 @@
-//===- ParamOrder.h - the runtime's order of a model's parameters -*- C++ -*-===//
+//===- ParamOrder.h - the runtime's indices of parameters -------*- C++ -*-===//
 //
-// The runtime stores a parameter pack as its members back to back, so the
-// model descriptor must list each pack's members consecutively. This is the
-// one place that decides that order; the descriptor and the generated phase
-// functions (which index the runtime's parameter table) both use it.
+// The descriptor lists the parameters in declaration order whatever the
+// optimization flags, so their indices, checkpoints and the signature are
+// the same for every build of a model; packs (cavs-merge-matmuls) are a
+// layout detail the runtime resolves, storing each pack's members back to
+// back. This is the one place that numbers parameters and packs; the
+// descriptor and the generated phase functions (which index the runtime's
+// parameter table) both use it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +21,7 @@
 
 namespace cavs {
 
-/// Parameters in descriptor order: declaration order, except that the
-/// members of a pack follow each other (in the pack's order) from the
-/// position of its first declared member.
+/// Parameters in declaration order, then packs in declaration order.
 struct ParamOrder {
   std::vector<ParamOp> params;
   std::vector<ParamPackOp> packs;
@@ -34,6 +35,9 @@ struct ParamOrder {
   int32_t paramIndex(llvm::StringRef name) const {
     return tableIndex.lookup(name);
   }
+
+  /// Indices in `params` of a parameter, or of the members of a pack.
+  llvm::SmallVector<int32_t> paramIndices(llvm::StringRef symbol) const;
 };
 
 } // namespace cavs

@@ -12,8 +12,9 @@
 #include "compiler/Target/CudaCompiler.h"
 #include "compiler/Target/ModelLibrary.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -83,20 +84,38 @@ void declarePhases(const CompiledProgram &program, raw_ostream &os) {
 llvm::SmallVector<int32_t> gradParamIndices(const PhaseStats &phase,
                                             const ParamOrder &order) {
   llvm::SmallVector<int32_t> indices;
-  const auto numParams = static_cast<int32_t>(order.params.size());
-  for (StringRef symbol : phase.gradParams) {
-    int32_t index = order.tableIndex.lookup(symbol);
-    if (index < numParams) {
-      indices.push_back(index);
-      continue;
-    }
-    ParamPackOp pack = order.packs[index - numParams];
-    for (auto member : pack.getMembers().getAsRange<FlatSymbolRefAttr>())
-      indices.push_back(order.paramIndex(member.getValue()));
-  }
+  for (StringRef symbol : phase.gradParams)
+    llvm::append_range(indices, order.paramIndices(symbol));
   llvm::sort(indices);
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
   return indices;
+}
+
+/// The parameters (descriptor indices, ascending) whose gradients track
+/// touched rows: lookup tables whose gradient nothing but lookups writes.
+/// Any other writer, such as the GEMM of `embed @ h` when input and output
+/// embeddings are tied, adds to rows no lookup marks, which a row-tracking
+/// store would neither update nor zero; so one dense use makes the whole
+/// gradient dense.
+llvm::SmallVector<int32_t> sparseParams(ModelOp train,
+                                        const ParamOrder &order) {
+  llvm::BitVector lookedUp(order.params.size()), dense(order.params.size());
+  train.walk([&](Operation *op) {
+    TypeSwitch<Operation *>(op)
+        .Case([&](LookupOp lookup) {
+          if (auto ref = lookup.getTable().getDefiningOp<ParamRefOp>())
+            lookedUp.set(order.paramIndex(ref.getParam()));
+        })
+        .Case<ParamGradOp, ParamGradOuterOp>([&](auto grad) {
+          for (int32_t index : order.paramIndices(grad.getParam()))
+            dense.set(index);
+        });
+  });
+  lookedUp.reset(dense);
+  llvm::SmallVector<int32_t> sparse;
+  for (unsigned index : lookedUp.set_bits())
+    sparse.push_back(static_cast<int32_t>(index));
+  return sparse;
 }
 
 std::string gradListName(StringRef program, VertexOp vertex, size_t phase) {
@@ -225,26 +244,24 @@ void writeCuda(const CudaImage &image, bool hostKernels, raw_ostream &os) {
 }
 } // namespace
 
-uint64_t cavs::modelSignature(const ParamOrder &order) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (ParamOp param : order.params) {
-    std::string entry;
-    llvm::raw_string_ostream os(entry);
+uint64_t cavs::modelSignature(ModelOp model) {
+  // By name, so that declaring the parameters in another order keeps the
+  // checkpoints (they match tensors by name).
+  llvm::SmallVector<ParamOp> params(model.getBody().getOps<ParamOp>());
+  llvm::sort(params, [](ParamOp a, ParamOp b) {
+    return a.getSymName() < b.getSymName();
+  });
+  std::string entries;
+  llvm::raw_string_ostream os(entries);
+  for (ParamOp param : params) {
     os << "param " << param.getSymName() << ":";
-    llvm::interleave(param.getType().getShape(), os, "x");
+    llvm::interleave(param.getTensorType().getShape(), os, "x");
     os << ";";
-    hashBytes(hash, entry);
   }
-  for (ParamPackOp pack : order.packs) {
-    std::string entry;
-    llvm::raw_string_ostream os(entry);
-    os << "pack " << pack.getSymName() << ":";
-    llvm::interleave(
-        pack.getMembers().getAsRange<FlatSymbolRefAttr>(), os,
-        [&](FlatSymbolRefAttr member) { os << member.getValue(); }, ",");
-    os << ";";
-    hashBytes(hash, entry);
-  }
+  RankedTensorType state = model.getStateType();
+  os << "state " << (state ? state.getNumElements() : 0) << ";";
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  hashBytes(hash, entries);
   return hash;
 }
 
@@ -276,30 +293,30 @@ void cavs::writeDescriptorSource(const ParamOrder &order,
   }
   os << "};\n";
   if (!order.packs.empty()) {
+    // Member indices, which need not be consecutive: the parameters keep
+    // their declaration order.
+    for (size_t k = 0; k < order.packs.size(); ++k) {
+      os << "static const int32_t pack" << k << "_members[] = {";
+      llvm::interleaveComma(
+          order.paramIndices(ParamPackOp(order.packs[k]).getSymName()), os);
+      os << "};\n";
+    }
     os << "static const cavs_pack_desc packs[] = {\n";
-    for (ParamPackOp pack : order.packs) {
-      StringRef first =
-          (*pack.getMembers().getAsRange<FlatSymbolRefAttr>().begin())
-              .getValue();
-      os << "  {\"" << pack.getSymName() << "\", " << order.paramIndex(first)
-         << ", " << pack.getMembers().size() << "},\n";
+    for (size_t k = 0; k < order.packs.size(); ++k) {
+      ParamPackOp pack = order.packs[k];
+      os << "  {\"" << pack.getSymName() << "\", " << pack.getMembers().size()
+         << ", pack" << k << "_members},\n";
     }
     os << "};\n";
   }
   os << "static const cavs_model_desc model = {CAVS_MODEL_DESC_VERSION, "
      << order.params.size() << ", " << order.packs.size() << ", \"" << name
      << "\", "
-     << llvm::format("0x%016llxULL", (unsigned long long)modelSignature(order))
+     << llvm::format("0x%016llxULL",
+                     (unsigned long long)modelSignature(trainModel))
      << ", params, " << (order.packs.empty() ? "NULL" : "packs") << "};\n\n";
 
-  // Tables read by a lookup get sparse (touched-row) gradients.
-  llvm::SmallVector<int32_t> sparse;
-  llvm::StringSet<> seen;
-  trainModel.walk([&](LookupOp lookup) {
-    auto ref = lookup.getTable().getDefiningOp<ParamRefOp>();
-    if (ref && seen.insert(ref.getParam()).second)
-      sparse.push_back(order.paramIndex(ref.getParam()));
-  });
+  llvm::SmallVector<int32_t> sparse = sparseParams(trainModel, order);
   if (!sparse.empty()) {
     os << "static const int32_t sparse_params[] = {";
     llvm::interleaveComma(sparse, os);

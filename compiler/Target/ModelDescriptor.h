@@ -34,9 +34,11 @@ struct CudaImage {
   std::string cubin, ptx;
 };
 
-/// 64-bit FNV-1a hash of the parameter names, shapes and packs: checkpoints
-/// of another model (or another -D) do not load.
-uint64_t modelSignature(const ParamOrder &order);
+/// 64-bit FNV-1a hash of what identifies a model's trained state: the
+/// parameters' names and shapes and the state width. Optimization flags
+/// change none of them, so every build of a model shares checkpoints;
+/// those of another model (or another -D) do not load.
+uint64_t modelSignature(ModelOp model);
 
 /// Writes the C source of the model's definition, exporting
 /// `<model>_model_def()` and `<model>_create()`; `cuda` (or null) adds the

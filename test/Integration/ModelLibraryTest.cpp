@@ -7,9 +7,11 @@
 // the reference evaluator (double precision, vertex by vertex) within 1e-4
 // relative (under both schedule policies), the inference program must
 // reproduce the training program's forward results, and two runs must agree
-// bit for bit. With CUDA in the build the libraries also carry CUDA code:
-// on a GPU (gtest skips otherwise) the same checks run there, and without
-// one, asking for the GPU must fail cleanly.
+// bit for bit. Two backward passes must add up, and an SGD step must move
+// every parameter element by its gradient and then zero them all. With CUDA in
+// the build the libraries also carry CUDA code: on a GPU (gtest skips
+// otherwise) the same checks run there, and without one, asking for the GPU
+// must fail cleanly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +19,9 @@
 #include "compiler/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
+#include "test/support/LoadedModelLibrary.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
-#include "compiler/Target/ModelLibrary.h"
 #include "dialects/CavsDialect.h"
 
 #include "cavs/instance.h"
@@ -27,14 +29,10 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <gtest/gtest.h>
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -99,40 +97,12 @@ protected:
     switches.mergeMatmuls = ablation != "no-merge-matmuls";
     switches.lazyBatching = ablation != "no-lazy-batching";
     switches.fusion = ablation != "no-fusion";
-    // With CUDA in the build, the library also carries CUDA code, which
-    // must not change how it runs on the CPU.
-    auto generated = generateModelCode(*module, switches,
-                                       Targets{/*cpu=*/true, CAVS_HAVE_CUDA});
-    ASSERT_TRUE(mlir::succeeded(generated));
-    code.emplace(std::move(*generated));
-    llvm::SmallString<128> library;
-    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("cavs-model", "so",
-                                                    library));
-    libraryPath = std::string(library);
-    std::string error;
-    ASSERT_TRUE(mlir::succeeded(writeModelLibrary(
-        *code, CpuTarget{"native", 2},
-        RuntimeLocation{CAVS_RUNTIME_LIBRARY_DIR, CAVS_RUNTIME_INCLUDE_DIR},
-        GetParam().model.file, libraryPath, error)))
-        << error;
-    handle = dlopen(libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle, nullptr) << dlerror();
-    std::string entry = model().getSymName().str() + "_model_def";
-    auto getDefinition =
-        reinterpret_cast<const cavs_model_def *(*)()>(dlsym(handle, entry.c_str()));
-    ASSERT_NE(getDefinition, nullptr) << entry << ": " << dlerror();
-    definition = getDefinition();
-  }
-
-  void TearDown() override {
-    if (handle)
-      dlclose(handle);
-    if (!libraryPath.empty())
-      llvm::sys::fs::remove(libraryPath);
+    library.load(*module, switches, GetParam().model.file);
+    definition = library.definition();
   }
 
   /// The training program (F and ∂F), which the evaluator runs too.
-  ModelOp model() { return *code->trainIR->getOps<ModelOp>().begin(); }
+  ModelOp model() { return library.trainModel(); }
 
   BatchInputs makeBatch(const std::vector<EvalGraph> &graphs);
   /// Runs the batches of every graph shape on `device` and checks the
@@ -145,9 +115,7 @@ protected:
   std::optional<mlir::ScopedDiagnosticHandler> handler;
   std::unique_ptr<CheckedModule> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::optional<ModelCode> code;
-  std::string libraryPath;
-  void *handle = nullptr;
+  test::LoadedModelLibrary library;
   const cavs_model_def *definition = nullptr;
   /// Widths of the f32 inputs and of the outputs, by name.
   llvm::StringMap<int64_t> f32Widths, pushWidths;
@@ -431,15 +399,15 @@ void ModelLibraryTest::checkAgainstEvaluator(
     BatchInputs inputs = makeBatch(graphs);
     llvm::StringMap<EvalTensor> params = randomParams(model(), 7);
 
-    auto run = [&](cavs_mode mode, RunResult &result,
-                   cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS) {
+    using Instance = std::unique_ptr<cavs_model, void (*)(cavs_model *)>;
+    // An instance on `device` with the batch's parameters and inputs.
+    auto create = [&](Instance &owner, cavs_schedule_policy policy) {
       cavs_model *instance = nullptr;
       ASSERT_EQ(cavs_model_create_on_device(definition, 1, &device, &instance),
                 CAVS_OK)
           << cavs_last_error_message();
+      owner.reset(instance);
       ASSERT_EQ(cavs_model_device(instance), device.kind);
-      std::unique_ptr<cavs_model, void (*)(cavs_model *)> owner(
-          instance, cavs_model_destroy);
       ASSERT_EQ(cavs_model_set_schedule_policy(instance, policy), CAVS_OK)
           << cavs_last_error_message();
       setParams(instance, params);
@@ -449,6 +417,25 @@ void ModelLibraryTest::checkAgainstEvaluator(
                                        int64_t(input.getValue().size())),
                   CAVS_OK)
             << cavs_last_error_message();
+    };
+    // The backward pass of the last (training) forward pass.
+    auto backward = [&](cavs_model *instance) {
+      for (const auto &grad : inputs.pushGrads)
+        ASSERT_EQ(cavs_model_set_output_grad(
+                      instance, grad.getKey().str().c_str(),
+                      grad.getValue().data(), int64_t(grad.getValue().size())),
+                  CAVS_OK)
+            << cavs_last_error_message();
+      ASSERT_EQ(cavs_model_backward(instance), CAVS_OK)
+          << cavs_last_error_message();
+    };
+    auto run = [&](cavs_mode mode, RunResult &result,
+                   cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS) {
+      Instance owner(nullptr, cavs_model_destroy);
+      create(owner, policy);
+      if (HasFatalFailure())
+        return;
+      cavs_model *instance = owner.get();
       ASSERT_EQ(cavs_model_forward(instance, inputs.batch.get(), mode,
                                    &result.loss),
                 CAVS_OK)
@@ -463,14 +450,7 @@ void ModelLibraryTest::checkAgainstEvaluator(
       }
       if (mode == CAVS_MODE_INFER)
         return;
-      for (const auto &grad : inputs.pushGrads)
-        ASSERT_EQ(cavs_model_set_output_grad(
-                      instance, grad.getKey().str().c_str(),
-                      grad.getValue().data(), int64_t(grad.getValue().size())),
-                  CAVS_OK)
-            << cavs_last_error_message();
-      ASSERT_EQ(cavs_model_backward(instance), CAVS_OK)
-          << cavs_last_error_message();
+      backward(instance);
       cavs_grad_store *grads = cavs_model_grads(instance);
       result.grads.assign(cavs_grad_store_data(grads),
                           cavs_grad_store_data(grads) +
@@ -552,6 +532,76 @@ void ModelLibraryTest::checkAgainstEvaluator(
       for (RunResult *result : {&train, &fewest})
         expectClose(result->outputs["param:" + grad.getKey().str()],
                     grad.getValue(), "gradient of @" + grad.getKey().str());
+
+    // Training: two backward passes add up; a plain SGD step then moves
+    // every element by -lr times its gradient (the untouched rows of a
+    // sparse table have none) and zeroes every gradient. Tracking rows
+    // must lose none of it: a table that is also an `@` operand (tied
+    // embeddings) gets gradient rows no lookup marks.
+    {
+      Instance owner(nullptr, cavs_model_destroy);
+      create(owner, CAVS_SCHEDULE_LEVELS);
+      if (HasFatalFailure())
+        return;
+      cavs_model *instance = owner.get();
+      for (int pass = 0; pass < 2; ++pass) {
+        double passLoss = 0;
+        ASSERT_EQ(cavs_model_forward(instance, inputs.batch.get(),
+                                     CAVS_MODE_TRAIN, &passLoss),
+                  CAVS_OK)
+            << cavs_last_error_message();
+        backward(instance);
+        if (HasFatalFailure())
+          return;
+      }
+      cavs_param_store *store = cavs_model_params(instance);
+      cavs_grad_store *grads = cavs_model_grads(instance);
+      for (const auto &grad : paramGrads) {
+        const int32_t index =
+            cavs_param_store_find_param(store, grad.getKey().str().c_str());
+        const float *sum = cavs_grad_store_param_data(grads, index);
+        std::vector<double> twice = grad.getValue();
+        for (double &value : twice)
+          value *= 2;
+        expectClose(llvm::ArrayRef(sum, twice.size()), twice,
+                    "two passes' gradient of @" + grad.getKey().str());
+      }
+      const std::vector<float> before(cavs_param_store_values(store),
+                                      cavs_param_store_values(store) +
+                                          cavs_param_store_size(store));
+      const std::vector<float> gradient(cavs_grad_store_data(grads),
+                                        cavs_grad_store_data(grads) +
+                                            cavs_grad_store_size(grads));
+      cavs_optimizer_options options;
+      ASSERT_EQ(cavs_optimizer_options_init(CAVS_OPTIMIZER_SGD, &options),
+                CAVS_OK);
+      options.learning_rate = 0.5;
+      cavs_optimizer *sgd = nullptr;
+      ASSERT_EQ(cavs_optimizer_create(store, &options, &sgd), CAVS_OK)
+          << cavs_last_error_message();
+      std::unique_ptr<cavs_optimizer, void (*)(cavs_optimizer *)> sgdOwner(
+          sgd, cavs_optimizer_destroy);
+      ASSERT_EQ(cavs_model_step(instance, sgd), CAVS_OK)
+          << cavs_last_error_message();
+      const float *after = cavs_param_store_values(store);
+      for (const auto &param : params) {
+        const cavs_param_info *info = cavs_param_store_param(
+            store,
+            cavs_param_store_find_param(store, param.getKey().str().c_str()));
+        for (int64_t i = info->offset; i < info->offset + info->size; ++i) {
+          const double want = double(before[i]) - 0.5 * double(gradient[i]);
+          ASSERT_LE(std::abs(after[i] - want),
+                    1e-6 * (std::abs(before[i]) + std::abs(gradient[i])))
+              << "@" << param.getKey().str() << " element " << i - info->offset
+              << " after an SGD step: got " << after[i] << ", want " << want
+              << " (gradient " << gradient[i] << ")";
+        }
+      }
+      const float *zeroed = cavs_grad_store_data(grads);
+      for (int64_t i = 0; i < cavs_grad_store_size(grads); ++i)
+        ASSERT_EQ(zeroed[i], 0.0f)
+            << "gradient element " << i << " after the step's zeroing";
+    }
 
     // Same seed, same threads: the same bits (on the CPU: GPU kernels add
     // with atomics, in no fixed order).

@@ -11,14 +11,18 @@
 //            or hangs at a given step: the others must fail with a message.
 //   load     (one process) loads a checkpoint into a fresh model.
 //   bench    steps/s and bytes exchanged, distributed or --single.
-// The model is examples/models/treelstm.cavs compiled with the dims of the
-// build (small for the tests, the real ones for the benchmark).
+// The model (--model) is examples/models/treelstm.cavs on trees, compiled
+// with the dims of the build (small for the tests, the real ones for the
+// benchmark), or examples/models/tiedlm.cavs on chains (small), whose tied
+// embedding table gets a dense gradient from its output layer.
 //
 //===----------------------------------------------------------------------===//
-#include "TreeBatches.h"
+#include "RandomBatches.h"
 #include "cavs/dist.hpp"
+#include "tiedlm.h"
 #include "treelstm.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -78,15 +82,32 @@ TreeSizes sizesOf(const std::string &name) {
   return name == "sst" ? TreeSizes::SstLike : TreeSizes::Small;
 }
 
-int32_t vocabulary() {
-  return int32_t(treelstm_model_def()->model->params[0].shape[0]);
+/// The model a run trains and how its global batches are drawn.
+struct Workload {
+  const cavs_model_def &def;
+  cavs::GraphBatch (*draw)(uint64_t seed, int32_t samples, TreeSizes sizes,
+                           int32_t vocabulary, int32_t badSample);
+
+  /// The batch of `samples` graphs from `seed`; sample `badSample` (if
+  /// any) has a label the model rejects. Words index the first parameter.
+  cavs::GraphBatch batch(uint64_t seed, int32_t samples, TreeSizes sizes,
+                         int32_t badSample = -1) const {
+    return draw(seed, samples, sizes, int32_t(def.model->params[0].shape[0]),
+                badSample);
+  }
+};
+
+Workload workloadOf(const Args &args) {
+  if (args.get("model", "treelstm") == "tiedlm")
+    return {*tiedlm_model_def(), cavs::test::makeChainBatch};
+  return {*treelstm_model_def(), cavs::test::makeTreeBatch};
 }
 
 /// The largest |a - b| of a parameter over the largest |b| (1e-30 at
 /// least): relative to the parameter's scale, so values near zero (fresh
 /// biases) do not make rounding look like disagreement.
 double relativeDifference(cavs::Model &a, cavs::Model &b) {
-  const cavs_model_desc &desc = *treelstm_model_def()->model;
+  const cavs_model_desc &desc = *cavs_model_definition(a.get())->model;
   double worst = 0;
   for (int32_t p = 0; p < desc.num_params; ++p) {
     cavs::Span<float> x = a.param(desc.params[p].name);
@@ -101,13 +122,21 @@ double relativeDifference(cavs::Model &a, cavs::Model &b) {
   return worst;
 }
 
+/// Whether every gradient is zero, as a step must leave them: a row the
+/// zeroing missed would leak into the next step.
+bool gradientsZeroed(cavs::Model &model) {
+  const float *grads = cavs_grad_store_data(model.grads());
+  return std::all_of(grads, grads + cavs_grad_store_size(model.grads()),
+                     [](float grad) { return grad == 0; });
+}
+
 bool close(double a, double b, double tolerance) {
   return std::fabs(a - b) <= tolerance * std::max(std::fabs(b), 1e-30);
 }
 
 /// Every parameter's values.
 std::vector<std::vector<float>> snapshot(cavs::Model &model) {
-  const cavs_model_desc &desc = *treelstm_model_def()->model;
+  const cavs_model_desc &desc = *cavs_model_definition(model.get())->model;
   std::vector<std::vector<float>> values;
   for (int32_t p = 0; p < desc.num_params; ++p) {
     cavs::Span<float> param = model.param(desc.params[p].name);
@@ -120,20 +149,21 @@ std::vector<std::vector<float>> snapshot(cavs::Model &model) {
 /// gets it fails, and so must every other rank, before any parameter or
 /// optimizer state changes (the next steps' agreement with one process
 /// checks that no gradient of the failed step leaks into them).
-bool failsEverywhere(cavs::dist::Trainer &trainer, cavs::Model &model,
-                     int step, int batchSize, TreeSizes sizes) {
+bool failsEverywhere(const Workload &workload, cavs::dist::Trainer &trainer,
+                     cavs::Model &model, int step, int batchSize,
+                     TreeSizes sizes) {
   const std::vector<std::vector<float>> before = snapshot(model);
-  cavs::GraphBatch bad = cavs::test::makeTreeBatch(
-      100 + step, batchSize, sizes, vocabulary(), /*badLabelSample=*/0);
+  cavs::GraphBatch bad =
+      workload.batch(100 + step, batchSize, sizes, /*badSample=*/0);
   std::string message = "(no error)";
   try {
     trainer.step(bad);
   } catch (const cavs::Error &error) {
     message = error.what();
   }
-  const bool failed = message.find("label 5 is out of range") !=
-                          std::string::npos ||
-                      message.find("failed this step") != std::string::npos;
+  const bool failed =
+      message.find("is out of range [0, ") != std::string::npos ||
+      message.find("failed this step") != std::string::npos;
   const bool unchanged = snapshot(model) == before;
   std::printf("rank %d: step %d (a bad label): %s\n", trainer.rank(), step,
               message.c_str());
@@ -146,6 +176,7 @@ bool failsEverywhere(cavs::dist::Trainer &trainer, cavs::Model &model,
 }
 
 int compare(const Args &args) {
+  const Workload workload = workloadOf(args);
   const int steps = args.number("steps", 3);
   const int batchSize = args.number("batch", 12);
   const TreeSizes sizes = sizesOf(args.get("sizes", "small"));
@@ -164,7 +195,7 @@ int compare(const Args &args) {
     std::printf("SKIPPED: no GPU: %s\n", cavs_last_error_message());
     return kSkip;
   }
-  cavs::Model model(*treelstm_model_def(), 1 + rankGuess, device.c_str());
+  cavs::Model model(workload.def, 1 + rankGuess, device.c_str());
   cavs::Optimizer optimizer(model.params(), options);
   cavs_dist_options settings = cavs::dist::defaults();
   settings.gpu_sums = gpuSums == "nccl"  ? CAVS_DIST_GPU_SUMS_NCCL
@@ -177,7 +208,7 @@ int compare(const Args &args) {
   const bool listens = device == "cpu" || onGpus;
   if (trainer.isRoot())
     std::printf("dense gradients summed with %s\n", trainer.denseSums());
-  cavs::Model reference(*treelstm_model_def(), 1);
+  cavs::Model reference(workload.def, 1);
   cavs::Optimizer referenceOptimizer(reference.params(), options);
 
   auto report = [&](const char *what, int step, double lossDist,
@@ -204,11 +235,10 @@ int compare(const Args &args) {
   const int badStep = args.number("bad-step", -1);
   for (int step = 0; step < steps; ++step) {
     if (step == badStep) {
-      ok &= failsEverywhere(trainer, model, step, batchSize, sizes);
+      ok &= failsEverywhere(workload, trainer, model, step, batchSize, sizes);
       continue;
     }
-    cavs::GraphBatch batch =
-        cavs::test::makeTreeBatch(100 + step, batchSize, sizes, vocabulary());
+    cavs::GraphBatch batch = workload.batch(100 + step, batchSize, sizes);
     const double loss = trainer.step(batch);
     const double referenceLoss = reference.forward(batch);
     reference.backward();
@@ -233,13 +263,23 @@ int compare(const Args &args) {
                    listens ? "some, not all" : "none");
       ok = false;
     }
+    const bool zeroed = gradientsZeroed(model),
+               referenceZeroed = gradientsZeroed(reference);
+    if (!zeroed || !referenceZeroed) {
+      std::fprintf(stderr,
+                   "rank %d: step %d: gradients remain after the "
+                   "step's zeroing (%s)\n",
+                   trainer.rank(), step,
+                   zeroed ? "single process" : "distributed");
+      ok = false;
+    }
     ok &= report("train", step, loss, referenceLoss,
                  relativeDifference(model, reference));
   }
 
   // N -> 1: rank 0 writes, a fresh single-process model reads.
   trainer.save(checkpoint);
-  cavs::Model restored(*treelstm_model_def(), 99);
+  cavs::Model restored(workload.def, 99);
   cavs::Optimizer restoredOptimizer(restored.params(), options);
   restored.load(checkpoint, &restoredOptimizer);
   ok &= report("restore-into-1", steps, 0, 0,
@@ -253,8 +293,7 @@ int compare(const Args &args) {
   reference.save(single, &referenceOptimizer);
   model.load(single, &optimizer);
   std::remove(single.c_str());
-  cavs::GraphBatch batch =
-      cavs::test::makeTreeBatch(999, batchSize, sizes, vocabulary());
+  cavs::GraphBatch batch = workload.batch(999, batchSize, sizes);
   const double loss = trainer.step(batch);
   const double referenceLoss = reference.forward(batch);
   reference.backward();
@@ -269,12 +308,13 @@ int compare(const Args &args) {
 }
 
 int fail(const Args &args) {
+  const Workload workload = workloadOf(args);
   const std::string how = args.get("fail", "kill");
   const int failRank = args.number("fail-rank", 1);
   const int failStep = args.number("fail-step", 2);
   const std::string checkpoint = args.get("checkpoint", "dist-fail.ckpt");
   const cavs_optimizer_options options = optimizerOptions("sgd");
-  cavs::Model model(*treelstm_model_def(), 1);
+  cavs::Model model(workload.def, 1);
   cavs::Optimizer optimizer(model.params(), options);
   cavs::dist::Trainer trainer(model, optimizer);
   for (int step = 0; step < 1000; ++step) {
@@ -287,8 +327,7 @@ int fail(const Args &args) {
       for (;;) // a hang: alive, but never joins a collective again
         std::this_thread::sleep_for(std::chrono::seconds(1));
     }
-    cavs::GraphBatch batch =
-        cavs::test::makeTreeBatch(100 + step, 8, TreeSizes::Small, vocabulary());
+    cavs::GraphBatch batch = workload.batch(100 + step, 8, TreeSizes::Small);
     const double loss = trainer.step(batch);
     trainer.save(checkpoint);
     if (trainer.isRoot())
@@ -300,7 +339,7 @@ int fail(const Args &args) {
 
 int load(const Args &args) {
   const std::string checkpoint = args.get("checkpoint", "dist-fail.ckpt");
-  cavs::Model model(*treelstm_model_def(), 5);
+  cavs::Model model(workloadOf(args).def, 5);
   cavs::Optimizer optimizer(model.params(), optimizerOptions("sgd"));
   model.load(checkpoint, &optimizer);
   std::printf("checkpoint '%s' loads: %lld optimizer steps\n",
@@ -314,15 +353,16 @@ int bench(const Args &args) {
   const bool single = args.get("single", "0") == "1";
   cavs::check(cavs_set_num_threads(args.number("threads", 1)));
   const cavs_optimizer_options options = optimizerOptions("adagrad");
-  cavs::Model model(*treelstm_model_def(), 1);
+  const Workload workload = workloadOf(args);
+  cavs::Model model(workload.def, 1);
   cavs::Optimizer optimizer(model.params(), options);
   std::unique_ptr<cavs::dist::Trainer> trainer;
   if (!single)
     trainer = std::make_unique<cavs::dist::Trainer>(model, optimizer);
   std::vector<cavs::GraphBatch> batches;
   for (int step = 0; step < steps + 2; ++step)
-    batches.push_back(cavs::test::makeTreeBatch(
-        100 + step, batchSize, TreeSizes::SstLike, vocabulary()));
+    batches.push_back(
+        workload.batch(100 + step, batchSize, TreeSizes::SstLike));
   double seconds = 0, bytes = 0, early = 0, comm = 0;
   for (int step = 0; step < steps + 2; ++step) {
     const auto start = std::chrono::steady_clock::now();

@@ -290,6 +290,21 @@ TEST_F(CheckpointTest, RejectsOtherFiles) {
                    "0x5eed5eed0000cafe)"});
 }
 
+// Tests a checkpoint whose parameters all match but whose signature does
+// not: the signature also covers the state width, which the file does not
+// record, so the message says that is what differs.
+TEST_F(CheckpointTest, SignatureMismatchWithMatchingParameters) {
+  CheckpointSpec spec = adamSpec();
+  spec.signature = 1;
+  expectSpecFails(spec, CAVS_ERROR_INVALID_ARGUMENT,
+                  {"checkpoint '" + path() +
+                   "' was saved from model 'tiny' (signature "
+                   "0x0000000000000001), not from model 'tiny' (signature "
+                   "0x5eed5eed0000cafe): every parameter has the model's "
+                   "name and shape, so the state widths differ (or an older "
+                   "cavsc signed one of the two)"});
+}
+
 // Tests that a checkpoint of another model with the same name (compiled
 // with other sizes, say) is refused with its first difference, not only
 // with the signatures.

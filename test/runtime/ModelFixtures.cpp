@@ -17,7 +17,11 @@ cavs_model_desc ModelSpec::desc() const {
   desc.name = name.c_str();
   desc.signature = signature;
   desc.params = params.data();
-  desc.packs = packs.empty() ? nullptr : packs.data();
+  packDescs_.clear();
+  for (const PackSpec &pack : packs)
+    packDescs_.push_back({pack.name, static_cast<int32_t>(pack.members.size()),
+                          pack.members.data()});
+  desc.packs = packDescs_.empty() ? nullptr : packDescs_.data();
   return desc;
 }
 
@@ -37,7 +41,7 @@ ModelSpec tinyModel() {
                  matrixParam("W_iou", 6, 4, CAVS_INIT_XAVIER),
                  matrixParam("W_f", 2, 4, CAVS_INIT_XAVIER),
                  vectorParam("b", 5, CAVS_INIT_CONSTANT, 0.25)};
-  spec.packs = {{"W_iou_f", 1, 2}};
+  spec.packs = {{"W_iou_f", {1, 2}}};
   return spec;
 }
 

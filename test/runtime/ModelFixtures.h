@@ -15,15 +15,26 @@
 
 namespace cavs::test {
 
+/// A pack of a ModelSpec.
+struct PackSpec {
+  const char *name;
+  /// Parameter indices, in stacking order.
+  std::vector<int32_t> members;
+};
+
 /// A model descriptor over owned arrays. desc() points into the spec, so it
 /// is valid while the spec lives unchanged.
 struct ModelSpec {
   std::string name = "tiny";
   uint64_t signature = 0x5eed5eed0000cafeull;
   std::vector<cavs_param_desc> params;
-  std::vector<cavs_pack_desc> packs;
+  std::vector<PackSpec> packs;
 
   cavs_model_desc desc() const;
+
+private:
+  // The descriptors of `packs`, rebuilt by desc().
+  mutable std::vector<cavs_pack_desc> packDescs_;
 };
 
 /// A matrix parameter descriptor.

@@ -15,7 +15,8 @@ static const cavs_param_desc kParams[] = {
     {"W_f", 2, CAVS_INIT_XAVIER, {8, 8}, {0, 0}},
     {"b", 1, CAVS_INIT_ZEROS, {16, 0}, {0, 0}},
 };
-static const cavs_pack_desc kPacks[] = {{"W_if", 1, 2}};
+static const int32_t kPackMembers[] = {1, 2};
+static const cavs_pack_desc kPacks[] = {{"W_if", 2, kPackMembers}};
 static const cavs_model_desc kModel = {.version = CAVS_MODEL_DESC_VERSION,
                                        .num_params = 4,
                                        .num_packs = 1,

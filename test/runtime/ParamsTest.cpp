@@ -59,8 +59,9 @@ TEST(ParamStore, PackIsContiguous) {
   EXPECT_EQ(pack.rank, 2);
   EXPECT_EQ(pack.shape[0], 8);
   EXPECT_EQ(pack.shape[1], 4);
-  EXPECT_EQ(pack.first_param, 1);
-  EXPECT_EQ(pack.num_params, 2);
+  ASSERT_EQ(pack.num_params, 2);
+  EXPECT_EQ(pack.members[0], 1);
+  EXPECT_EQ(pack.members[1], 2);
   EXPECT_EQ(pack.offset, 48);
   EXPECT_EQ(pack.size, 32);
   Span<float> packed = params.packValues(0);
@@ -76,7 +77,7 @@ TEST(ParamStore, VectorPack) {
   ModelSpec spec;
   spec.params = {vectorParam("w", 3), vectorParam("b_i", 20),
                  vectorParam("b_f", 7), vectorParam("c", 2)};
-  spec.packs = {{"b_if", 1, 2}};
+  spec.packs = {{"b_if", {1, 2}}};
   ParamStore params(spec.desc(), 0);
   EXPECT_EQ(params.param(1).offset, 16);
   EXPECT_EQ(params.param(2).offset, 36);
@@ -86,6 +87,43 @@ TEST(ParamStore, VectorPack) {
   EXPECT_EQ(pack.shape[0], 27);
   EXPECT_EQ(pack.shape[1], 0);
   EXPECT_EQ(pack.size, 27);
+}
+
+// Tests a pack whose members are not consecutive nor in declaration order
+// (cavsc keeps declaration order and packs what merges): indices stay the
+// declaration order, the pack is stored whole where its first declared
+// member comes, and zeroing and optimizer steps reach every element.
+TEST(ParamStore, PackMembersAnywhere) {
+  ModelSpec spec;
+  spec.params = {matrixParam("embed", 10, 4), matrixParam("W_i", 6, 4),
+                 vectorParam("b", 5), matrixParam("W_f", 2, 4)};
+  spec.packs = {{"W_fi", {3, 1}}};
+  ParamStore params(spec.desc(), 0);
+  EXPECT_EQ(params.paramIndex("b"), 2);
+  EXPECT_EQ(params.paramIndex("W_f"), 3);
+  const int64_t offsets[] = {0, 56, 80, 48};
+  for (int32_t i = 0; i < 4; ++i)
+    EXPECT_EQ(params.param(i).offset, offsets[i]) << i;
+  const cavs_pack_info &pack = params.pack(0);
+  EXPECT_EQ(pack.offset, 48);
+  EXPECT_EQ(pack.shape[0], 8);
+  EXPECT_EQ(pack.members[0], 3);
+  EXPECT_EQ(params.data().size(), 96u);
+
+  GradStore grads(params);
+  for (int32_t i = 0; i < 4; ++i)
+    std::fill(grads.values(i).begin(), grads.values(i).end(), 1.0f);
+  cavs_optimizer_options options = Optimizer::defaults(OptimizerKind::Sgd);
+  options.learning_rate = 1;
+  Optimizer sgd(params, options);
+  sgd.step(params, grads);
+  for (int32_t i = 0; i < 4; ++i)
+    for (float value : params.values(i))
+      ASSERT_EQ(value, -1.0f) << params.param(i).name;
+  grads.zero();
+  for (int32_t i = 0; i < 4; ++i)
+    for (float value : grads.values(i))
+      ASSERT_EQ(value, 0.0f) << params.param(i).name;
 }
 
 // Tests that padding between tensors is zero after initialisation.
@@ -201,18 +239,26 @@ TEST(ParamStore, DescriptorErrors) {
        "inf"},
       {[](ModelSpec &s) { s.packs[0].name = "b"; },
        "model 'tiny': pack 0 repeats the name 'b'"},
-      {[](ModelSpec &s) { s.packs[0].num_params = 4; },
-       "model 'tiny': pack 'W_iou_f' (first_param 1, num_params 4) is not a "
-       "non-empty range of the 4 parameters"},
-      {[](ModelSpec &s) { s.packs[0].num_params = 0; },
-       "(first_param 1, num_params 0) is not a non-empty range"},
       {[](ModelSpec &s) {
-         s.packs.push_back({"again", 2, 1});
+         s.packs[0].members = {1, 4};
+       },
+       "model 'tiny': member 1 of pack 'W_iou_f' is parameter 4, out of "
+       "range; the model has 4 parameters"},
+      {[](ModelSpec &s) { s.packs[0].members = {-1}; },
+       "member 0 of pack 'W_iou_f' is parameter -1, out of range"},
+      {[](ModelSpec &s) { s.packs[0].members.clear(); },
+       "model 'tiny': pack 'W_iou_f' has 0 members; it needs at least one"},
+      {[](ModelSpec &s) {
+         s.packs[0].members = {1, 2, 1};
+       },
+       "model 'tiny': pack 'W_iou_f' lists parameter 'W_iou' twice"},
+      {[](ModelSpec &s) {
+         s.packs.push_back({"again", {2}});
        },
        "model 'tiny': parameter 'W_f' is in two packs, 'W_iou_f' and "
        "'again'"},
       {[](ModelSpec &s) {
-         s.packs[0] = {"mixed", 2, 2};
+         s.packs[0] = {"mixed", {2, 3}};
        },
        "model 'tiny': pack 'mixed' cannot stack 'W_f' [2, 4] and 'b' [5]; "
        "members are all vectors or all matrices with equal column counts"},
@@ -232,17 +278,25 @@ TEST(ParamStore, DescriptorStructureErrors) {
   ModelSpec spec = tinyModel();
   cavs_model_desc desc = spec.desc();
   cavs_param_store *store = nullptr;
-  desc.version = 2;
+  desc.version = 1;
   EXPECT_EQ(cavs_param_store_create(&desc, 0, &store), CAVS_ERROR_UNSUPPORTED);
   EXPECT_STREQ(cavs_last_error_message(),
-               "model descriptor version 2 is not supported; this runtime "
-               "reads version 1");
+               "model descriptor version 1 is not supported; this runtime "
+               "reads version 2");
   desc = spec.desc();
   desc.num_packs = -1;
   EXPECT_EQ(cavs_param_store_create(&desc, 0, &store),
             CAVS_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(cavs_last_error_message(),
                "model 'tiny' has a negative count (4 parameters, -1 packs)");
+  desc = spec.desc();
+  const cavs_pack_desc noMembers = {"W_iou_f", 2, nullptr};
+  desc.packs = &noMembers;
+  EXPECT_EQ(cavs_param_store_create(&desc, 0, &store),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(cavs_last_error_message(),
+               "model 'tiny': pack 'W_iou_f' has 2 members but members is "
+               "NULL");
   desc = spec.desc();
   desc.params = nullptr;
   EXPECT_EQ(cavs_param_store_create(&desc, 0, &store),

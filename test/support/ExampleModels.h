@@ -31,6 +31,7 @@ inline const std::vector<ExampleModel> &exampleModels() {
        {GraphShape::Tree, GraphShape::Dag}},
       {"treefc.cavs", {"V=20", "H=6", "C=3"}, {GraphShape::Tree}},
       {"chainlstm.cavs", {"V=20", "E=6", "H=5"}, {GraphShape::Chain}},
+      {"tiedlm.cavs", {"V=20", "H=5"}, {GraphShape::Chain}},
       {"treegru.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
       {"twotype.cavs", {"V=20", "E=6", "H=5", "C=3"}, {GraphShape::Tree}},
       {"dag.cavs", {"F=4", "H=5", "C=3"}, {GraphShape::Dag}},

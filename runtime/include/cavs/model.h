@@ -10,8 +10,10 @@
 //
 // Layout of the flat buffer: parameters in declaration order, each starting
 // at a multiple of CAVS_PARAM_ALIGNMENT floats, except that the members of a
-// pack directly follow each other (row-stacked), so only the pack as a whole
-// is aligned. Padding between tensors is zero and stays zero.
+// pack directly follow each other (row-stacked) where its first declared
+// member would be, so only the pack as a whole is aligned. Padding between
+// tensors is zero and stays zero. Parameter indices are the declaration
+// order whatever the packs.
 //
 // Parameters are f32, rank 1 (vectors) or 2 (row-major matrices). See
 // docs/runtime.md, "Parameters, optimizers and checkpoints".
@@ -28,7 +30,7 @@ CAVS_EXTERN_C_BEGIN
 
 /// The version of the descriptor structs below; a descriptor records the
 /// version it was compiled against in cavs_model_desc::version.
-#define CAVS_MODEL_DESC_VERSION 1
+#define CAVS_MODEL_DESC_VERSION 2
 
 /// Parameters (and packs) start at a multiple of this many floats (64 bytes)
 /// of the flat buffer, whose base is 64-byte aligned.
@@ -79,20 +81,22 @@ typedef struct cavs_param_desc {
   double init_args[2];
 } cavs_param_desc;
 
-/// A parameter pack: the consecutive parameters
-/// params[first_param .. first_param + num_params) stored back to back, so
-/// that they form one tensor: matrices with equal column counts stacked by
-/// rows, or vectors concatenated. A parameter belongs to at most one pack.
+/// A parameter pack: parameters stored back to back, in the order of
+/// `members`, so that they form one tensor: matrices with equal column
+/// counts stacked by rows, or vectors concatenated. The members may lie
+/// anywhere in the descriptor's list (its order is the declaration order);
+/// a parameter belongs to at most one pack.
 typedef struct cavs_pack_desc {
   /// Unique, non-empty name, distinct from every parameter name.
   const char *name;
-  int32_t first_param;
   /// At least 1.
   int32_t num_params;
+  /// Indices into cavs_model_desc::params of the members, in stacking
+  /// order.
+  const int32_t *members;
 } cavs_pack_desc;
 
-/// The static description of a model's parameters. The members of each pack
-/// must be consecutive in `params`; the compiler orders them so.
+/// The static description of a model's parameters.
 typedef struct cavs_model_desc {
   /// CAVS_MODEL_DESC_VERSION of the emitting compiler.
   int32_t version;
@@ -100,8 +104,10 @@ typedef struct cavs_model_desc {
   int32_t num_packs;
   /// Non-empty model name (for messages and checkpoints).
   const char *name;
-  /// Computed by the compiler from the parameter names, shapes and packs;
-  /// the runtime only compares it (checkpoints record it).
+  /// The identity of the model's trained state, computed by the compiler
+  /// from the parameter names and shapes and the state width (not from
+  /// packs or anything else a build chooses); the runtime only compares it
+  /// (checkpoints record it).
   uint64_t signature;
   const cavs_param_desc *params;
   /// May be NULL when num_packs is 0.
@@ -126,11 +132,12 @@ typedef struct cavs_param_info {
 typedef struct cavs_pack_info {
   const char *name;
   int32_t rank;
-  int32_t first_param;
   int32_t num_params;
+  /// The parameter indices of the members, in stacking order.
+  const int32_t *members;
   /// {total size, 0} for vectors, {total rows, columns} for matrices.
   int64_t shape[2];
-  /// The offset of its first member.
+  /// The offset of members[0].
   int64_t offset;
   int64_t size;
 } cavs_pack_info;

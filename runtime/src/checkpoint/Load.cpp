@@ -4,10 +4,10 @@
 // matched against the model: signature, then every tensor by name (so the
 // order in the file does not matter) with its shape, for the parameters and
 // every optimizer slot. A signature mismatch also names the first parameter
-// that differs: the same model compiled with other sizes keeps its name, so
-// the signatures alone would not tell what changed. Restoring starts only
-// when all of that passed and the new optimizer state is allocated, so a
-// failure changes nothing.
+// that differs (or, when none does, the state width): the same model
+// compiled with other sizes keeps its name, so the signatures alone would
+// not tell what changed. Restoring starts only when all of that passed and
+// the new optimizer state is allocated, so a failure changes nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/Checkpoint.h"
@@ -100,13 +100,19 @@ Status loadCheckpoint(const std::string &path, ParamStore &params,
   CAVS_RETURN_IF_ERROR(parseCheckpoint(path, bytes, contents));
   std::vector<const unsigned char *> paramData;
   Status paramsMatch = matchTensors(layout, contents.params, paramData);
+  // The signature covers the parameters' names and shapes and the state
+  // width: when the parameters all match, the state width is what differs.
   if (contents.signature != layout.signature())
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "checkpoint '{}' was saved from model '{}' (signature "
-                     "{:#018x}), not from model '{}' (signature {:#018x}){}{}",
+                     "{:#018x}), not from model '{}' (signature {:#018x}): {}",
                      path, excerpt(contents.modelName), contents.signature,
                      layout.name(), layout.signature(),
-                     paramsMatch.ok() ? "" : ": ", paramsMatch.message());
+                     paramsMatch.ok()
+                         ? "every parameter has the model's name and shape, "
+                           "so the state widths differ (or an older cavsc "
+                           "signed one of the two)"
+                         : paramsMatch.message());
   const std::string context = fmt::format("checkpoint '{}'", path);
   CAVS_RETURN_IF_ERROR(std::move(paramsMatch).withPrefix(context + ": "));
   // Optimizer state is checked even when it is not restored: a checkpoint

@@ -34,18 +34,12 @@ GradSync::GradSync(const GradStore &grads, const cavs_program_desc &train,
       }
     }
 
-  std::vector<int32_t> byOffset(layout.numParams());
-  for (int32_t p = 0; p < layout.numParams(); ++p)
-    byOffset[p] = p;
-  std::sort(byOffset.begin(), byOffset.end(), [&](int32_t a, int32_t b) {
-    return layout.param(a).offset < layout.param(b).offset;
-  });
   pointRanges_.resize(2 * numFunctions_ + 1);
   // Neighbours in the buffer final at the same point are one range
   // (padding between them is zero on every rank, so summing it is
   // harmless and saves messages).
   int32_t previousPoint = -1;
-  for (int32_t p : byOffset) {
+  for (int32_t p : layout.storageOrder()) {
     const cavs_param_info &info = layout.param(p);
     if (grads.tracksRows(p)) {
       tables_.push_back({p, info.offset, info.shape[0], info.shape[1]});

@@ -81,7 +81,7 @@ Status GradStore::markRows(int32_t param, const int32_t *rows, int64_t count) {
 std::vector<ElementRange> GradStore::activeRanges() const {
   std::vector<ElementRange> ranges;
   bool afterDenseParam = false;
-  for (int32_t i = 0; i < layout_->numParams(); ++i) {
+  for (int32_t i : layout_->storageOrder()) {
     const cavs_param_info &info = layout_->param(i);
     if (trackers_[i]) {
       for (int32_t row : trackers_[i]->rows)

@@ -2,12 +2,13 @@
 //
 // Checks every field of a model descriptor (it crosses the C ABI and may be
 // written by hand) and assigns offsets: declaration order, each tensor
-// aligned to CAVS_PARAM_ALIGNMENT floats except pack members after the
-// first, which follow their predecessor directly so the pack is one tensor.
+// aligned to CAVS_PARAM_ALIGNMENT floats, except that a pack's members are
+// placed together, each after its predecessor, so the pack is one tensor.
 //
 //===----------------------------------------------------------------------===//
 #include "params/ModelLayout.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace cavs::runtime {
@@ -163,6 +164,7 @@ Status ModelLayout::addParams(const cavs_model_desc &desc) {
 }
 
 Status ModelLayout::addPacks(const cavs_model_desc &desc) {
+  members_.resize(size_t(desc.num_packs));
   for (int32_t k = 0; k < desc.num_packs; ++k) {
     const cavs_pack_desc &pack = desc.packs[k];
     if (!pack.name || !*pack.name)
@@ -172,29 +174,38 @@ Status ModelLayout::addPacks(const cavs_model_desc &desc) {
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "model '{}': pack {} repeats the name '{}'", name_, k,
                        pack.name);
-    if (pack.num_params < 1 || pack.first_param < 0 ||
-        pack.first_param > numParams() - pack.num_params)
+    if (pack.num_params < 1)
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "model '{}': pack '{}' (first_param {}, num_params "
-                       "{}) is not a non-empty range of the {} parameters",
-                       name_, pack.name, pack.first_param, pack.num_params,
-                       numParams());
+                       "model '{}': pack '{}' has {} members; it needs at "
+                       "least one",
+                       name_, pack.name, pack.num_params);
+    if (!pack.members)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': pack '{}' has {} members but members is "
+                       "NULL",
+                       name_, pack.name, pack.num_params);
     cavs_pack_info info{};
     info.name = names_.emplace_back(pack.name).c_str();
-    info.first_param = pack.first_param;
     info.num_params = pack.num_params;
-    const cavs_param_info &first = params_[pack.first_param];
-    info.rank = first.rank;
-    info.shape[1] = first.shape[1];
-    for (int32_t i = pack.first_param; i < pack.first_param + pack.num_params;
-         ++i) {
-      cavs_param_info &member = params_[i];
+    for (int32_t m = 0; m < pack.num_params; ++m) {
+      const int32_t index = pack.members[m];
+      if (index < 0 || index >= numParams())
+        return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                         "model '{}': member {} of pack '{}' is parameter {}, "
+                         "out of range; the model has {} parameters",
+                         name_, m, info.name, index, numParams());
+      cavs_param_info &member = params_[index];
+      if (member.pack == k)
+        return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                         "model '{}': pack '{}' lists parameter '{}' twice",
+                         name_, info.name, member.name);
       if (member.pack >= 0)
         return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                          "model '{}': parameter '{}' is in two packs, '{}' "
                          "and '{}'",
                          name_, member.name, packs_[member.pack].name,
                          info.name);
+      const cavs_param_info &first = params_[pack.members[0]];
       if (member.rank != first.rank || member.shape[1] != first.shape[1])
         return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                          "model '{}': pack '{}' cannot stack '{}' {} and '{}' "
@@ -204,9 +215,12 @@ Status ModelLayout::addPacks(const cavs_model_desc &desc) {
                          formatShape(first.rank, first.shape), member.name,
                          formatShape(member.rank, member.shape));
       member.pack = k;
+      members_[k].push_back(index);
       info.shape[0] += member.shape[0];
       info.size += member.size;
     }
+    info.rank = params_[pack.members[0]].rank;
+    info.shape[1] = params_[pack.members[0]].shape[1];
     packIndex_.emplace(info.name, k);
     packs_.push_back(info);
   }
@@ -214,19 +228,32 @@ Status ModelLayout::addPacks(const cavs_model_desc &desc) {
 }
 
 void ModelLayout::assignOffsets() {
+  // Declaration order, except that a pack is placed whole, in its own
+  // order, where its first declared member comes.
+  for (int32_t i = 0; i < numParams(); ++i) {
+    if (params_[i].pack < 0) {
+      storageOrder_.push_back(i);
+      continue;
+    }
+    const std::vector<int32_t> &members = members_[params_[i].pack];
+    if (*std::min_element(members.begin(), members.end()) == i)
+      storageOrder_.insert(storageOrder_.end(), members.begin(), members.end());
+  }
   int64_t cursor = 0;
-  for (cavs_param_info &param : params_) {
+  for (int32_t i : storageOrder_) {
+    cavs_param_info &param = params_[i];
     const bool followsPackMate =
-        param.pack >= 0 &&
-        packs_[param.pack].first_param != &param - params_.data();
+        param.pack >= 0 && members_[param.pack].front() != i;
     if (!followsPackMate)
       cursor = roundUp(cursor, CAVS_PARAM_ALIGNMENT);
     param.offset = cursor;
     cursor += param.size;
   }
   size_ = roundUp(cursor, CAVS_PARAM_ALIGNMENT);
-  for (cavs_pack_info &pack : packs_)
-    pack.offset = params_[pack.first_param].offset;
+  for (size_t k = 0; k < packs_.size(); ++k) {
+    packs_[k].members = members_[k].data();
+    packs_[k].offset = params_[members_[k].front()].offset;
+  }
 }
 
 int32_t ModelLayout::findParam(std::string_view name) const {

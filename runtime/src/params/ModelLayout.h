@@ -47,6 +47,9 @@ public:
 
   int32_t numParams() const { return static_cast<int32_t>(params_.size()); }
   const cavs_param_info &param(int32_t index) const { return params_[index]; }
+  /// The parameter indices by increasing offset: declaration order, but
+  /// each pack's members together.
+  const std::vector<int32_t> &storageOrder() const { return storageOrder_; }
   const ParamInit &init(int32_t index) const { return inits_[index]; }
   /// Index of the parameter called `name`, or -1.
   int32_t findParam(std::string_view name) const;
@@ -76,6 +79,9 @@ private:
   std::vector<cavs_param_info> params_;
   std::vector<ParamInit> inits_;
   std::vector<cavs_pack_info> packs_;
+  // The members of each pack (the info structs point into them).
+  std::vector<std::vector<int32_t>> members_;
+  std::vector<int32_t> storageOrder_;
   std::unordered_map<std::string_view, int32_t> paramIndex_, packIndex_;
 };
 

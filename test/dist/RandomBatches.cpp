@@ -1,11 +1,11 @@
-//===- TreeBatches.cpp - seeded random binary trees -----------------------===//
+//===- RandomBatches.cpp - seeded random binary trees and chains ----------===//
 //
 // A tree of n leaves is built by repeatedly joining two random roots of
 // the forest of leaves, children before parents, so any n gives a valid
 // binary tree in a few lines.
 //
 //===----------------------------------------------------------------------===//
-#include "TreeBatches.h"
+#include "RandomBatches.h"
 
 #include <random>
 
@@ -13,7 +13,8 @@ namespace cavs::test {
 
 namespace {
 
-int32_t leavesOf(std::mt19937_64 &random, int32_t index, TreeSizes sizes) {
+/// The leaves of tree `index`, or the words of chain `index`.
+int32_t sizeOf(std::mt19937_64 &random, int32_t index, TreeSizes sizes) {
   auto uniform = [&](int32_t lo, int32_t hi) {
     return std::uniform_int_distribution<int32_t>(lo, hi)(random);
   };
@@ -37,7 +38,7 @@ GraphBatch makeTreeBatch(uint64_t seed, int32_t samples, TreeSizes sizes,
   builder.addAttribute("word");
   builder.addAttribute("label");
   for (int32_t s = 0; s < samples; ++s) {
-    const int32_t leaves = leavesOf(random, s, sizes);
+    const int32_t leaves = sizeOf(random, s, sizes);
     std::vector<int32_t> types, children, words, labels, roots;
     for (int32_t v = 0; v < leaves; ++v) {
       types.push_back(0);
@@ -61,6 +62,26 @@ GraphBatch makeTreeBatch(uint64_t seed, int32_t samples, TreeSizes sizes,
     if (s == badLabelSample)
       labels.back() = 5;
     builder.addSample(types, children, {words, labels});
+  }
+  return builder.finalize();
+}
+
+GraphBatch makeChainBatch(uint64_t seed, int32_t samples, TreeSizes sizes,
+                          int32_t vocabulary, int32_t badNextSample) {
+  std::mt19937_64 random(seed);
+  GraphBuilder builder({1});
+  builder.addAttribute("word");
+  builder.addAttribute("next");
+  for (int32_t s = 0; s < samples; ++s) {
+    const int32_t length = sizeOf(random, s, sizes);
+    std::vector<int32_t> types(length, 0), children, words, next;
+    for (int32_t v = 0; v < length; ++v) {
+      children.push_back(v > 0 ? v - 1 : CAVS_NO_CHILD);
+      words.push_back(int32_t(random() % uint64_t(vocabulary)));
+    }
+    next.assign(words.begin() + 1, words.end());
+    next.push_back(s == badNextSample ? vocabulary : -1);
+    builder.addSample(types, children, {words, next});
   }
   return builder.finalize();
 }
