@@ -131,7 +131,7 @@ bool failsEverywhere(cavs::dist::Trainer &trainer, cavs::Model &model,
   } catch (const cavs::Error &error) {
     message = error.what();
   }
-  const bool failed = message.find("label 5 is out of range") !=
+  const bool failed = message.find("pull 'label' = 5 is out of range") !=
                           std::string::npos ||
                       message.find("failed this step") != std::string::npos;
   const bool unchanged = snapshot(model) == before;
