@@ -615,14 +615,18 @@ LogicalResult Evaluator::exec(Operation &op, Frame &frame) {
       })
       .Case([&](SplitOp op) {
         // All parts are copied out before the first is stored (see set()).
+        // Parts may differ in size (cavs-merge-matmuls splits packs).
         const EvalTensor &input = get(frame, op.getInput());
-        int64_t size = shapeOf(op.getResults().front().getType())[0];
         std::vector<EvalTensor> parts;
-        for (int64_t i = 0, e = op.getNumResults(); i < e; ++i)
+        int64_t offset = 0;
+        for (Value result : op.getResults()) {
+          int64_t size = shapeOf(result.getType())[0];
           parts.push_back(EvalTensor{
               {size},
-              std::vector<double>(input.data.begin() + i * size,
-                                  input.data.begin() + (i + 1) * size)});
+              std::vector<double>(input.data.begin() + offset,
+                                  input.data.begin() + offset + size)});
+          offset += size;
+        }
         for (auto [value, part] : llvm::zip(op.getResults(), parts))
           set(frame, value, std::move(part));
         return success();

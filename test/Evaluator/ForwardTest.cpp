@@ -175,6 +175,26 @@ TEST_F(ForwardTest, ConcatSplitSliceSumSoftmax) {
                {0.09003057317038046, 0.24472847105479764, 0.6652409557748219});
 }
 
+// Parts of unequal sizes, as cavs-merge-matmuls splits a pack's product.
+TEST_F(ForwardTest, SplitIntoUnequalParts) {
+  ModelOp model = parse(R"mlir(
+    cavs.model @m {
+      cavs.vertex @f arity 0 pulls {x = tensor<5xf32>}
+          pushes {a = tensor<2xf32>, b = tensor<3xf32>} {
+        %x = cavs.pull "x" : tensor<5xf32>
+        %a, %b = cavs.split %x : tensor<5xf32> -> tensor<2xf32>, tensor<3xf32>
+        cavs.push "a", %a : tensor<2xf32>
+        cavs.push "b", %b : tensor<3xf32>
+      }
+    })mlir");
+  ASSERT_TRUE(model);
+  EvalGraph graph;
+  graph.vertices.push_back({"f", {}, {{"x", vec({1, 2, 3, 4, 5})}}, {}, {}});
+  EvalResult result = run(model, graph);
+  expectTensor(result.pushes[0]["a"], {2}, {1, 2});
+  expectTensor(result.pushes[0]["b"], {3}, {3, 4, 5});
+}
+
 TEST_F(ForwardTest, LookupAndCrossEntropyWithNegativeIndices) {
   ModelOp model = parse(R"mlir(
     cavs.model @m {
