@@ -31,7 +31,7 @@
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 3
+#define CAVS_PROGRAM_VERSION 4
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
