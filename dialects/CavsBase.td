@@ -141,6 +141,13 @@ def Cavs_Vector : Type<
          CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getRank() == 1">]>,
     "f32 vector tensor", "::mlir::RankedTensorType">;
 
+/// A per-vertex f32 scalar or vector: what concat, slice and pad move
+/// around (a scalar as one element).
+def Cavs_ScalarOrVector : Type<
+    And<[Cavs_Tensor.predicate,
+         CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getRank() <= 1">]>,
+    "f32 scalar or vector tensor", "::mlir::RankedTensorType">;
+
 /// A matrix operand of a matmul or lookup (a parameter in practice).
 def Cavs_Matrix : Type<
     And<[Cavs_Tensor.predicate,
@@ -154,6 +161,13 @@ def Cavs_PullType : AnyTypeOf<[Cavs_Tensor, I32]>;
 /// at the same position (rank-0 operands broadcast). cavs-fuse-elementwise
 /// groups such ops into one kernel.
 def Cavs_ElementwiseMath : NativeOpTrait<"ElementwiseMath"> {
+  let cppNamespace = "::cavs::OpTrait";
+}
+
+/// A reduction of a vector to a scalar (rank-0) result. A cavs.fused kernel
+/// may end in reductions of its iteration values: each row's elements are
+/// reduced after the elementwise ops produced them.
+def Cavs_Reduction : NativeOpTrait<"Reduction"> {
   let cppNamespace = "::cavs::OpTrait";
 }
 

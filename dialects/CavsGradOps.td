@@ -175,29 +175,33 @@ def Cavs_ReluGradOp : Cavs_Op<"relu_grad", [
   let assemblyFormat = "$output `,` $grad attr-dict `:` type($result)";
 }
 
-def Cavs_ReduceSumOp : Cavs_Op<"reduce_sum", [Pure]> {
-  let summary = "sum of the elements of a vector";
+def Cavs_EqualOp : Cavs_BinaryOp<"equal",
+    "comparison for equality (1 where equal, 0 elsewhere)"> {
   let description = [{
+    1 where `lhs` and `rhs` are equal, 0 elsewhere; either side may be a
+    broadcast scalar. The gradient of `cavs.reduce_max` selects the
+    maximal elements with it.
+
     ```mlir
-    %s = cavs.reduce_sum %v : tensor<150xf32>
+    %m = cavs.equal %x, %max : tensor<150xf32>, tensor<f32> -> tensor<150xf32>
     ```
   }];
-  let arguments = (ins Cavs_Vector:$operand);
-  let results = (outs Cavs_Scalar:$result);
-  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+  let hasFolder = 0;
 }
 
 def Cavs_PadOp : Cavs_Op<"pad", [Pure]> {
-  let summary = "place a vector inside a larger zero vector";
+  let summary = "place a vector or scalar inside a larger zero vector";
   let description = [{
     The adjoint of `cavs.slice`: a vector of the result type that is
-    `input` at `offset .. offset + size` and zero elsewhere.
+    `input` at `offset .. offset + size` (a scalar input: at `offset`) and
+    zero elsewhere.
 
     ```mlir
     %g = cavs.pad %d[10] : tensor<20xf32> -> tensor<300xf32>
+    %e = cavs.pad %s[3] : tensor<f32> -> tensor<300xf32>
     ```
   }];
-  let arguments = (ins Cavs_Vector:$input,
+  let arguments = (ins Cavs_ScalarOrVector:$input,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
   let results = (outs Cavs_Vector:$result);
   let assemblyFormat = [{

@@ -475,6 +475,7 @@ CAVS_VERIFY_BINARY(AddOp)
 CAVS_VERIFY_BINARY(SubOp)
 CAVS_VERIFY_BINARY(MulOp)
 CAVS_VERIFY_BINARY(DivOp)
+CAVS_VERIFY_BINARY(EqualOp)
 #undef CAVS_VERIFY_BINARY
 
 LogicalResult MatmulOp::verify() {
@@ -498,7 +499,7 @@ LogicalResult ConcatOp::verify() {
     return emitOpError("expects at least one input");
   int64_t total = 0;
   for (Value input : getInputs())
-    total += vectorSize(input);
+    total += valueWidth(input.getType());
   if (vectorSize(getResult()) != total)
     return emitOpError("expects result [")
            << total << "] (the sum of the input sizes), got "
@@ -520,7 +521,7 @@ LogicalResult SplitOp::verify() {
 }
 
 LogicalResult SliceOp::verify() {
-  int64_t end = static_cast<int64_t>(getOffset()) + vectorSize(getResult());
+  int64_t end = static_cast<int64_t>(getOffset()) + valueWidth(getType());
   if (end > vectorSize(getInput()))
     return emitOpError("slice [")
            << getOffset() << ", " << end << ") is out of range for "
@@ -538,7 +539,8 @@ LogicalResult LookupOp::verify() {
 }
 
 LogicalResult PadOp::verify() {
-  int64_t end = static_cast<int64_t>(getOffset()) + vectorSize(getInput());
+  int64_t end =
+      static_cast<int64_t>(getOffset()) + valueWidth(getInput().getType());
   if (end > vectorSize(getResult()))
     return emitOpError("pad [")
            << getOffset() << ", " << end << ") is out of range for "
@@ -638,6 +640,20 @@ LogicalResult LookupGradOp::verifySymbolUses(SymbolTableCollection &symbols) {
 // FusedOp
 //===----------------------------------------------------------------------===//
 
+RankedTensorType FusedOp::getIterationType() {
+  Value first = getBody().front().getTerminator()->getOperand(0);
+  Operation *definer = first.getDefiningOp();
+  if (definer && definer->hasTrait<cavs::OpTrait::Reduction>())
+    first = definer->getOperand(0);
+  return cast<RankedTensorType>(first.getType());
+}
+
+bool FusedOp::hasReductions() {
+  return llvm::any_of(getBody().front(), [](Operation &op) {
+    return op.hasTrait<cavs::OpTrait::Reduction>();
+  });
+}
+
 LogicalResult FusedOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getArgumentTypes() != getInputs().getTypes())
@@ -647,12 +663,16 @@ LogicalResult FusedOp::verifyRegions() {
     return emitOpError("expects cavs.yield of the result types");
   if (getNumResults() == 0)
     return emitOpError("expects at least one result");
-  Type iteration = getResult(0).getType();
-  for (Type type : getResultTypes())
-    if (type != iteration)
-      return emitOpError("expects every result to have the iteration type ")
-             << iteration << ", got " << type;
+  RankedTensorType iteration = getIterationType();
   auto scalar = RankedTensorType::get({}, Float32Type::get(getContext()));
+  for (Value yielded : yield.getValues()) {
+    Operation *definer = yielded.getDefiningOp();
+    if (yielded.getType() != iteration &&
+        !(definer && definer->hasTrait<cavs::OpTrait::Reduction>()))
+      return emitOpError("expects every result to have the iteration type ")
+             << iteration << " or to be a reduction's, got "
+             << yielded.getType();
+  }
   for (Type type : getInputs().getTypes())
     if (type != iteration && type != scalar)
       return emitOpError("expects inputs of type ")
@@ -660,6 +680,16 @@ LogicalResult FusedOp::verifyRegions() {
   for (Operation &op : body.without_terminator()) {
     if (isa<ConstantOp>(op))
       continue;
+    if (op.hasTrait<cavs::OpTrait::Reduction>()) {
+      if (op.getOperand(0).getType() != iteration)
+        return op.emitOpError("expects to reduce the kernel's iteration type ")
+               << iteration << ", got " << op.getOperand(0).getType();
+      if (llvm::any_of(op.getUsers(),
+                       [](Operation *user) { return !isa<YieldOp>(user); }))
+        return op.emitOpError("ends its kernel: only cavs.yield may use its "
+                              "result");
+      continue;
+    }
     if (!op.hasTrait<cavs::OpTrait::ElementwiseMath>())
       return op.emitOpError("is not elementwise and cannot be in cavs.fused");
     if (op.getResult(0).getType() != iteration)
@@ -722,7 +752,10 @@ OpFoldResult SumOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor) {
-  return getInputs().size() == 1 ? getInputs().front() : nullptr;
+  // Not for one scalar: that concat makes a vector of it.
+  if (getInputs().size() == 1 && getInputs().front().getType() == getType())
+    return getInputs().front();
+  return nullptr;
 }
 
 LogicalResult SplitOp::fold(FoldAdaptor,
@@ -746,7 +779,7 @@ OpFoldResult SliceOp::fold(FoldAdaptor) {
   for (Value input : concat.getInputs()) {
     if (offset == static_cast<int64_t>(getOffset()))
       return input.getType() == getType() ? input : nullptr;
-    offset += vectorSize(input);
+    offset += valueWidth(input.getType());
   }
   return nullptr;
 }

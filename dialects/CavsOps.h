@@ -24,6 +24,9 @@ namespace cavs::OpTrait {
 template <typename ConcreteType>
 class ElementwiseMath
     : public mlir::OpTrait::TraitBase<ConcreteType, ElementwiseMath> {};
+/// Marks vector-to-scalar reductions (see Cavs_Reduction in CavsBase.td).
+template <typename ConcreteType>
+class Reduction : public mlir::OpTrait::TraitBase<ConcreteType, Reduction> {};
 } // namespace cavs::OpTrait
 
 #define GET_OP_CLASSES

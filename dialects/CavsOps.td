@@ -326,6 +326,10 @@ def Cavs_TanhOp : Cavs_UnaryOp<"tanh", "the hyperbolic tangent">;
 def Cavs_ReluOp : Cavs_UnaryOp<"relu", "max(x, 0)">;
 def Cavs_ExpOp : Cavs_UnaryOp<"exp", "the exponential">;
 def Cavs_LogOp : Cavs_UnaryOp<"log", "the natural logarithm">;
+def Cavs_SqrtOp : Cavs_UnaryOp<"sqrt", "the square root">;
+def Cavs_SoftplusOp : Cavs_UnaryOp<"softplus",
+    "log(1 + exp(x)), computed as max(x, 0) + log(1 + exp(-|x|)) so that it "
+    "cannot overflow">;
 
 def Cavs_SoftmaxOp : Cavs_Op<"softmax", [Pure, SameOperandsAndResultType]> {
   let summary = "softmax of a vector";
@@ -362,13 +366,16 @@ def Cavs_MatmulOp : Cavs_Op<"matmul", [Pure]> {
 }
 
 def Cavs_ConcatOp : Cavs_Op<"concat", [Pure]> {
-  let summary = "concatenate vectors";
+  let summary = "concatenate vectors and scalars";
   let description = [{
+    A scalar input contributes one element.
+
     ```mlir
     %s = cavs.concat %c, %h : tensor<150xf32>, tensor<150xf32> -> tensor<300xf32>
+    %w = cavs.concat %s0, %s1 : tensor<f32>, tensor<f32> -> tensor<2xf32>
     ```
   }];
-  let arguments = (ins Variadic<Cavs_Vector>:$inputs);
+  let arguments = (ins Variadic<Cavs_ScalarOrVector>:$inputs);
   let results = (outs Cavs_Vector:$result);
   let assemblyFormat = [{
     $inputs attr-dict `:` type($inputs) `->` type($result)
@@ -396,18 +403,19 @@ def Cavs_SplitOp : Cavs_Op<"split", [Pure]> {
 }
 
 def Cavs_SliceOp : Cavs_Op<"slice", [Pure]> {
-  let summary = "a contiguous part of a vector";
+  let summary = "a contiguous part of a vector, or one element";
   let description = [{
     Elements `offset .. offset + size` of `input`, where `size` is the
-    length of the result type.
+    length of the result type; a scalar result is element `offset`.
 
     ```mlir
     %y = cavs.slice %x[10] : tensor<300xf32> -> tensor<20xf32>
+    %e = cavs.slice %x[3] : tensor<300xf32> -> tensor<f32>
     ```
   }];
   let arguments = (ins Cavs_Vector:$input,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
-  let results = (outs Cavs_Vector:$result);
+  let results = (outs Cavs_ScalarOrVector:$result);
   let assemblyFormat = [{
     $input `[` $offset `]` attr-dict `:` type($input) `->` type($result)
   }];
@@ -430,6 +438,26 @@ def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType,
   let assemblyFormat = "$inputs attr-dict `:` type($result)";
   let hasFolder = 1;
 }
+
+class Cavs_ReductionOp<string mnemonic, string what>
+    : Cavs_Op<mnemonic, [Pure, Cavs_Reduction]> {
+  let summary = what # " of the elements of a vector";
+  let description = [{
+    The }] # what # [{ of the elements of one vertex's vector, a scalar.
+    `cavs-fuse-elementwise` ends the kernel that produces the vector with
+    it.
+
+    ```mlir
+    %s = cavs.}] # mnemonic # [{ %v : tensor<150xf32>
+    ```
+  }];
+  let arguments = (ins Cavs_Vector:$operand);
+  let results = (outs Cavs_Scalar:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+}
+
+def Cavs_ReduceSumOp : Cavs_ReductionOp<"reduce_sum", "the sum">;
+def Cavs_ReduceMaxOp : Cavs_ReductionOp<"reduce_max", "the largest">;
 
 def Cavs_LookupOp : Cavs_Op<"lookup", [Pure]> {
   let summary = "a row of an embedding table";
@@ -476,9 +504,12 @@ def Cavs_FusedOp : Cavs_Op<"fused", [
   let description = [{
     Made by `cavs-fuse-elementwise`. The region's arguments are the kernel's
     inputs and `cavs.yield` names its outputs; inside are only elementwise
-    math ops and constants. Every result has the same shape, the kernel's
-    iteration shape; an input has that shape or is a scalar that is
-    broadcast. Values defined inside never reach memory.
+    math ops, constants and reductions. The elementwise ops compute values
+    of one shape, the kernel's iteration shape; an input has that shape or
+    is a scalar that is broadcast. A reduction reduces a value of the
+    iteration shape to a scalar, which only `cavs.yield` may use: it is
+    the kernel's epilogue. Every result is of the iteration shape or is a
+    reduction's. Values defined inside never reach memory.
 
     ```mlir
     %h = cavs.fused (%o, %c) : (tensor<150xf32>, tensor<150xf32>) -> tensor<150xf32> {
@@ -487,6 +518,12 @@ def Cavs_FusedOp : Cavs_Op<"fused", [
       %1 = cavs.tanh %b : tensor<150xf32>
       %2 = cavs.mul %0, %1 : tensor<150xf32>
       cavs.yield %2 : tensor<150xf32>
+    }
+    %d = cavs.fused (%x, %y) : (tensor<150xf32>, tensor<150xf32>) -> tensor<f32> {
+    ^bb0(%a: tensor<150xf32>, %b: tensor<150xf32>):
+      %0 = cavs.mul %a, %b : tensor<150xf32>
+      %1 = cavs.reduce_sum %0 : tensor<150xf32>
+      cavs.yield %1 : tensor<f32>
     }
     ```
   }];
@@ -497,6 +534,13 @@ def Cavs_FusedOp : Cavs_Op<"fused", [
     `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $body
   }];
   let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape the kernel iterates over: that of its elementwise values
+    /// and of the operands of its reductions.
+    ::mlir::RankedTensorType getIterationType();
+    /// Whether the kernel ends in reductions.
+    bool hasReductions();
+  }];
 }
 
 def Cavs_YieldOp : Cavs_Op<"yield", [

@@ -46,7 +46,7 @@ int64_t flopsOf(Operation *op) {
           [](Operation *softmax) {
             return 4 * valueWidth(softmax->getOperand(0).getType());
           })
-      .Case<ParamGradOp, ReduceSumOp>([](Operation *reduce) {
+      .Case<ParamGradOp, ReduceSumOp, ReduceMaxOp>([](Operation *reduce) {
         return valueWidth(
             reduce->getOperand(reduce->getNumOperands() - 1).getType());
       })

@@ -6,6 +6,12 @@
 // The math functions are the accurate ones (expf, tanhf, logf, not the
 // __expf intrinsics) so that results match the CPU kernels within 1e-5.
 //
+// A kernel that ends in reductions gives each row a warp instead: lane l
+// runs the columns l, l + 32, ... and accumulates a<k> for reduction k,
+// then the lanes combine their accumulators with __shfl_xor_sync and lane
+// 0 stores them. The loop over rows steps whole warps (the runtime launches
+// blocks of 256 threads), so every lane of a warp takes the same rows.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CudaKernels.h"
@@ -73,20 +79,42 @@ FailureOr<std::string> expression(Operation *op, ArrayRef<std::string> x) {
       .Case([&](ReluOp) { return "fmaxf(" + x[0] + ", 0.0f)"; })
       .Case([&](ExpOp) { return call("expf"); })
       .Case([&](LogOp) { return call("logf"); })
+      .Case([&](SqrtOp) { return call("sqrtf"); })
+      .Case([&](SoftplusOp) {
+        return "fmaxf(" + x[0] + ", 0.0f) + log1pf(expf(-fabsf(" + x[0] +
+               ")))";
+      })
       .Case([&](SumOp) { return llvm::join(x, " + "); })
       .Case([&](ReluGradOp) { return x[0] + " > 0.0f ? " + x[1] + " : 0.0f"; })
+      .Case([&](EqualOp) { return x[0] + " == " + x[1] + " ? 1.0f : 0.0f"; })
       .Default([&](Operation *other) -> FailureOr<std::string> {
         return other->emitOpError("cannot be compiled into a CUDA kernel");
       });
 }
 } // namespace
 
+/// How a reduction's accumulator `acc` takes in `value` (a name), and
+/// where it starts. A NaN makes the maximum NaN, as on the CPU (fmaxf
+/// would skip it).
+static std::string accumulate(Operation *reduction, StringRef acc,
+                              StringRef value) {
+  if (isa<ReduceMaxOp>(reduction))
+    return (value + " > " + acc + " || " + value + " != " + value + " ? " +
+            value + " : " + acc)
+        .str();
+  return (acc + " + " + value).str();
+}
+
+static std::string initialValue(Operation *reduction) {
+  return cudaFloatLiteral(isa<ReduceMaxOp>(reduction) ? -INFINITY : 0.0f);
+}
+
 LogicalResult cavs::emitCudaKernel(FusedOp fused, StringRef name,
                                    raw_ostream &os) {
-  int64_t width =
-      cast<RankedTensorType>(fused.getResult(0).getType()).getNumElements();
+  int64_t width = fused.getIterationType().getNumElements();
   unsigned numInputs = fused.getInputs().size();
   Block &body = fused.getBody().front();
+  bool perWarp = fused.hasReductions();
 
   std::string kernel;
   llvm::raw_string_ostream out(kernel);
@@ -95,13 +123,33 @@ LogicalResult cavs::emitCudaKernel(FusedOp fused, StringRef name,
     out << ",\n    const float *__restrict__ in" << i << ", long long ld" << i;
   for (unsigned i = 0, e = fused.getNumResults(); i < e; ++i)
     out << ",\n    float *__restrict__ out" << i << ", long long ldo" << i;
-  out << ") {\n"
-      << "  const long long n = rows * " << width << ";\n"
-      << "  for (long long e = blockIdx.x * (long long)blockDim.x + "
-         "threadIdx.x; e < n;\n"
-      << "       e += (long long)gridDim.x * blockDim.x) {\n"
-      << "    const long long row = e / " << width << ", col = e % " << width
-      << ";\n";
+  out << ") {\n";
+  // The loop over the elements (or a warp's columns) declares `row` and
+  // `col`; `indent` is that of its body.
+  std::string indent = "    ";
+  SmallVector<Operation *> reductions;
+  if (!perWarp) {
+    out << "  const long long n = rows * " << width << ";\n"
+        << "  for (long long e = blockIdx.x * (long long)blockDim.x + "
+           "threadIdx.x; e < n;\n"
+        << "       e += (long long)gridDim.x * blockDim.x) {\n"
+        << "    const long long row = e / " << width << ", col = e % "
+        << width << ";\n";
+  } else {
+    out << "  for (long long t = blockIdx.x * (long long)blockDim.x + "
+           "threadIdx.x; t / 32 < rows;\n"
+        << "       t += (long long)gridDim.x * blockDim.x) {\n"
+        << "    const long long row = t / 32;\n";
+    for (Operation &op : body)
+      if (op.hasTrait<cavs::OpTrait::Reduction>()) {
+        out << "    float a" << reductions.size() << " = "
+            << initialValue(&op) << ";\n";
+        reductions.push_back(&op);
+      }
+    out << "    for (long long col = t % 32; col < " << width
+        << "; col += 32) {\n";
+    indent = "      ";
+  }
 
   // A scalar input is one column: it is read at column 0 of its row.
   llvm::DenseMap<Value, std::string> nameOf;
@@ -110,7 +158,7 @@ LogicalResult cavs::emitCudaKernel(FusedOp fused, StringRef name,
     if (argument.use_empty())
       continue;
     bool scalar = cast<RankedTensorType>(argument.getType()).getRank() == 0;
-    out << "    const float x" << i << " = in" << i << "[row * ld" << i
+    out << indent << "const float x" << i << " = in" << i << "[row * ld" << i
         << (scalar ? "" : " + col") << "];\n";
   }
   unsigned count = 0;
@@ -118,16 +166,47 @@ LogicalResult cavs::emitCudaKernel(FusedOp fused, StringRef name,
     SmallVector<std::string> operands;
     for (Value operand : op.getOperands())
       operands.push_back(nameOf.lookup(operand));
+    if (op.hasTrait<cavs::OpTrait::Reduction>()) {
+      std::string acc =
+          "a" + std::to_string(llvm::find(reductions, &op) - reductions.begin());
+      out << indent << acc << " = " << accumulate(&op, acc, operands[0])
+          << ";\n";
+      nameOf[op.getResult(0)] = acc;
+      continue;
+    }
     FailureOr<std::string> value = expression(&op, operands);
     if (failed(value))
       return failure();
     std::string result = "v" + std::to_string(count++);
-    out << "    const float " << result << " = " << *value << ";\n";
+    out << indent << "const float " << result << " = " << *value << ";\n";
     nameOf[op.getResult(0)] = result;
   }
-  for (auto [i, yielded] : llvm::enumerate(body.getTerminator()->getOperands()))
-    out << "    out" << i << "[row * ldo" << i
-        << " + col] = " << nameOf.lookup(yielded) << ";\n";
+  ValueRange yielded = body.getTerminator()->getOperands();
+  auto isReduced = [&](Value value) {
+    return llvm::is_contained(reductions, value.getDefiningOp());
+  };
+  for (auto [i, value] : llvm::enumerate(yielded))
+    if (!isReduced(value))
+      out << indent << "out" << i << "[row * ldo" << i
+          << " + col] = " << nameOf.lookup(value) << ";\n";
+  if (perWarp) {
+    out << "    }\n";
+    for (auto [k, reduction] : llvm::enumerate(reductions)) {
+      std::string acc = "a" + std::to_string(k);
+      out << "    for (int lane = 16; lane > 0; lane /= 2) {\n"
+          << "      const float other = __shfl_xor_sync(0xffffffffu, " << acc
+          << ", lane);\n"
+          << "      " << acc << " = " << accumulate(reduction, acc, "other")
+          << ";\n"
+          << "    }\n";
+    }
+    out << "    if (t % 32 == 0) {\n";
+    for (auto [i, value] : llvm::enumerate(yielded))
+      if (isReduced(value))
+        out << "      out" << i << "[row * ldo" << i
+            << "] = " << nameOf.lookup(value) << ";\n";
+    out << "    }\n";
+  }
   out << "  }\n}\n";
   os << kernel;
   return success();

@@ -2,7 +2,10 @@
 //
 // Two nested scf.for loops (rows, then columns) around the region's ops,
 // rewritten elementwise on f32 scalars. The inner loop has unit stride over
-// every operand, which is what LLVM's loop vectorizer needs.
+// every operand, which is what LLVM's loop vectorizer needs. A reduction is
+// an accumulator the column loop carries (from 0 for a sum, -inf for a
+// maximum), stored after it: the columns are added in order, as the
+// reference evaluator does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +17,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace cavs;
@@ -48,6 +53,14 @@ public:
         .Case([&](ReluOp) { return value<arith::MaximumFOp>(x[0], f32(0)); })
         .Case([&](ExpOp) { return value<math::ExpOp>(x[0]); })
         .Case([&](LogOp) { return value<math::LogOp>(x[0]); })
+        .Case([&](SqrtOp) { return value<math::SqrtOp>(x[0]); })
+        .Case([&](SoftplusOp) {
+          // max(x, 0) + log(1 + exp(-|x|))
+          Value e = value<math::ExpOp>(value<arith::NegFOp>(
+              value<math::AbsFOp>(x[0])));
+          return value<arith::AddFOp>(value<arith::MaximumFOp>(x[0], f32(0)),
+                                      value<math::Log1pOp>(e));
+        })
         .Case([&](SumOp) {
           Value sum = x[0];
           for (Value term : x.drop_front())
@@ -59,9 +72,26 @@ public:
               loc, arith::CmpFPredicate::OGT, x[0], f32(0));
           return Value(b.create<arith::SelectOp>(loc, positive, x[1], f32(0)));
         })
+        .Case([&](EqualOp) {
+          Value equal = b.create<arith::CmpFOp>(
+              loc, arith::CmpFPredicate::OEQ, x[0], x[1]);
+          return Value(b.create<arith::SelectOp>(loc, equal, f32(1), f32(0)));
+        })
+        // Reductions: x[0] is the accumulator, x[1] the element.
+        .Case([&](ReduceSumOp) { return value<arith::AddFOp>(x[0], x[1]); })
+        .Case([&](ReduceMaxOp) {
+          return value<arith::MaximumFOp>(x[0], x[1]);
+        })
         .Default([&](Operation *other) -> FailureOr<Value> {
           return other->emitOpError("cannot be compiled into a CPU kernel");
         });
+  }
+
+  /// The value a reduction's accumulator starts from.
+  Value initial(Operation *reduction) {
+    return f32(isa<ReduceMaxOp>(reduction)
+                   ? -std::numeric_limits<float>::infinity()
+                   : 0.0f);
   }
 
 private:
@@ -99,8 +129,7 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToStart(entry);
 
-  int64_t width =
-      cast<RankedTensorType>(fused.getResult(0).getType()).getNumElements();
+  int64_t width = fused.getIterationType().getNumElements();
   auto index = [&](Value v) {
     return b.create<arith::IndexCastOp>(loc, b.getIndexType(), v).getResult();
   };
@@ -111,7 +140,17 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
   auto rowLoop = b.create<scf::ForOp>(loc, zero, rows, one);
   b.setInsertionPointToStart(rowLoop.getBody());
   Value row = rowLoop.getInductionVar();
-  auto colLoop = b.create<scf::ForOp>(loc, zero, columns, one);
+
+  Block &body = fused.getBody().front();
+  ElementEmitter emitter(b, loc);
+  SmallVector<Operation *> reductions;
+  SmallVector<Value> initials;
+  for (Operation &op : body)
+    if (op.hasTrait<cavs::OpTrait::Reduction>()) {
+      reductions.push_back(&op);
+      initials.push_back(emitter.initial(&op));
+    }
+  auto colLoop = b.create<scf::ForOp>(loc, zero, columns, one, initials);
   b.setInsertionPointToStart(colLoop.getBody());
   Value column = colLoop.getInductionVar();
 
@@ -128,16 +167,17 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
         .getResult();
   };
 
-  Block &body = fused.getBody().front();
   llvm::DenseMap<Value, Value> elementOf;
   for (auto [i, argument] : llvm::enumerate(body.getArguments())) {
     bool scalar = cast<RankedTensorType>(argument.getType()).getRank() == 0 &&
                   width != 1;
     elementOf[argument] = b.create<LLVM::LoadOp>(loc, f32, element(i, scalar));
   }
-  ElementEmitter emitter(b, loc);
+  SmallVector<Value> accumulated;
   for (Operation &op : body.without_terminator()) {
     SmallVector<Value> operands;
+    if (op.hasTrait<cavs::OpTrait::Reduction>())
+      operands.push_back(colLoop.getRegionIterArg(accumulated.size()));
     for (Value operand : op.getOperands())
       operands.push_back(elementOf.lookup(operand));
     FailureOr<Value> result = emitter.emit(&op, operands);
@@ -145,13 +185,31 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
       kernel.erase();
       return failure();
     }
-    elementOf[op.getResult(0)] = *result;
+    if (op.hasTrait<cavs::OpTrait::Reduction>())
+      accumulated.push_back(*result);
+    else
+      elementOf[op.getResult(0)] = *result;
   }
   unsigned firstOutput = fused.getInputs().size();
   for (auto [i, yielded] :
        llvm::enumerate(body.getTerminator()->getOperands()))
-    b.create<LLVM::StoreOp>(loc, elementOf.lookup(yielded),
-                            element(firstOutput + i, /*scalar=*/false));
+    if (Value value = elementOf.lookup(yielded))
+      b.create<LLVM::StoreOp>(loc, value,
+                              element(firstOutput + i, /*scalar=*/false));
+  // Without accumulators the loop already ends in its scf.yield.
+  if (!reductions.empty())
+    b.create<scf::YieldOp>(loc, accumulated);
+
+  // The reductions' results: one column per row.
+  b.setInsertionPointAfter(colLoop);
+  for (auto [i, yielded] :
+       llvm::enumerate(body.getTerminator()->getOperands())) {
+    auto *position = llvm::find(reductions, yielded.getDefiningOp());
+    if (position != reductions.end())
+      b.create<LLVM::StoreOp>(
+          loc, colLoop.getResult(position - reductions.begin()),
+          element(firstOutput + i, /*scalar=*/true));
+  }
 
   b.setInsertionPointToEnd(entry);
   b.create<func::ReturnOp>(loc);

@@ -6,8 +6,8 @@
 // schedule found contiguous in the state buffer, and a state gradient
 // (always contiguous), become views of the state buffers instead of copies
 // when only ops of the same body phase read them; split and slice parts of
-// a view are views too. Values read by a later phase always come from
-// their slots.
+// a view are views too, and those of a parameter or constant are read in
+// place. Values read by a later phase always come from their slots.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,7 +59,7 @@ int32_t deviceOpIndex(StringRef op) {
       "gemm",          "gather",       "scatter",
       "child_grad",    "copy_rows",    "zero_rows",
       "lookup",        "lookup_grad",  "column_sum",
-      "softmax",       "reduce_sum",   "softmax_cross_entropy",
+      "softmax",       "softmax_cross_entropy",
       "softmax_cross_entropy_grad",    "gather_rows",
       "scatter_rows",  "mark_rows",    "loss_sum",
       "launch",        "constant"};
@@ -266,6 +266,21 @@ FailureOr<Buffer> PhaseEmitter::buffer(Value value) {
   if (auto constant = dyn_cast_or_null<ConstantOp>(definer))
     return Buffer{constantArray(constant), i64(0)};
   SlotAttr slot = slotOf(value);
+  // A part of a parameter or constant is read in place.
+  if (!slot && isa_and_nonnull<SplitOp, SliceOp>(definer)) {
+    FailureOr<Buffer> whole = buffer(definer->getOperand(0));
+    if (failed(whole))
+      return failure();
+    int64_t start = 0;
+    if (auto slice = dyn_cast<SliceOp>(definer))
+      start = slice.getOffset();
+    for (Value part : definer->getResults()) {
+      if (part == value)
+        break;
+      start += valueWidth(part.getType());
+    }
+    return Buffer{floats(whole->ptr, start), whole->ld};
+  }
   if (!slot) {
     if (definer)
       return definer->emitOpError(
@@ -477,8 +492,7 @@ LogicalResult PhaseEmitter::emitKernelLaunch(FusedOp fused,
                      : operand;
     b.create<LLVM::StoreOp>(loc, bits, offset(args, i64(i), b.getI64Type()));
   }
-  int64_t width =
-      cast<RankedTensorType>(fused.getResult(0).getType()).getNumElements();
+  int64_t width = fused.getIterationType().getNumElements();
   callVoid("cavs_op_launch", {i32(number->second), field(Rows, false),
                               i64(width), args, i32(operands.size())});
   return success();
@@ -662,15 +676,6 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
           return failure();
         callVoid("cavs_op_softmax", {rows, i64(width(softmax.getResult())),
                                      src->ptr, src->ld, dst->ptr, dst->ld});
-        return success();
-      })
-      .Case([&](ReduceSumOp reduce) -> LogicalResult {
-        auto src = buffer(reduce.getOperand());
-        auto dst = buffer(reduce.getResult());
-        if (failed(src) || failed(dst))
-          return failure();
-        callVoid("cavs_op_reduce_sum", {rows, i64(width(reduce.getOperand())),
-                                        src->ptr, src->ld, dst->ptr, dst->ld});
         return success();
       })
       .Case([&](SoftmaxCrossEntropyOp loss) -> LogicalResult {

@@ -584,6 +584,14 @@ LogicalResult Evaluator::exec(Operation &op, Frame &frame) {
       .Case([&](LogOp op) {
         return unary(op, frame, [](double x) { return std::log(x); });
       })
+      .Case([&](SqrtOp op) {
+        return unary(op, frame, [](double x) { return std::sqrt(x); });
+      })
+      .Case([&](SoftplusOp op) {
+        return unary(op, frame, [](double x) {
+          return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x)));
+        });
+      })
       .Case([&](SoftmaxOp op) {
         const EvalTensor &x = get(frame, op.getOperand());
         set(frame, op.getResult(), EvalTensor{x.shape, softmax(x.data)});
@@ -615,24 +623,28 @@ LogicalResult Evaluator::exec(Operation &op, Frame &frame) {
       })
       .Case([&](SplitOp op) {
         // All parts are copied out before the first is stored (see set()).
+        // Parts may differ in size (cavs-merge-matmuls splits packs).
         const EvalTensor &input = get(frame, op.getInput());
-        int64_t size = shapeOf(op.getResults().front().getType())[0];
         std::vector<EvalTensor> parts;
-        for (int64_t i = 0, e = op.getNumResults(); i < e; ++i)
+        int64_t offset = 0;
+        for (Value result : op.getResults()) {
+          int64_t size = shapeOf(result.getType())[0];
           parts.push_back(EvalTensor{
               {size},
-              std::vector<double>(input.data.begin() + i * size,
-                                  input.data.begin() + (i + 1) * size)});
+              std::vector<double>(input.data.begin() + offset,
+                                  input.data.begin() + offset + size)});
+          offset += size;
+        }
         for (auto [value, part] : llvm::zip(op.getResults(), parts))
           set(frame, value, std::move(part));
         return success();
       })
       .Case([&](SliceOp op) {
         const EvalTensor &input = get(frame, op.getInput());
-        int64_t offset = op.getOffset(), size = op.getType().getDimSize(0);
+        int64_t offset = op.getOffset(), size = op.getType().getNumElements();
         set(frame, op.getResult(),
             EvalTensor{
-                {size},
+                SmallVector<int64_t, 2>(op.getType().getShape()),
                 std::vector<double>(input.data.begin() + offset,
                                     input.data.begin() + offset + size)});
         return success();
@@ -732,12 +744,30 @@ LogicalResult Evaluator::exec(Operation &op, Frame &frame) {
         set(frame, op.getResult(), std::move(out));
         return success();
       })
+      .Case([&](EqualOp op) {
+        return binary(op, frame,
+                      [](double a, double b) { return a == b ? 1.0 : 0.0; });
+      })
       .Case([&](ReduceSumOp op) {
         const EvalTensor &x = get(frame, op.getOperand());
         double sum = 0;
         for (double e : x.data)
           sum += e;
         set(frame, op.getResult(), EvalTensor::scalar(sum));
+        return success();
+      })
+      .Case([&](ReduceMaxOp op) {
+        // A NaN element makes the maximum NaN, as in the kernels.
+        const EvalTensor &x = get(frame, op.getOperand());
+        double max = -std::numeric_limits<double>::infinity();
+        for (double e : x.data) {
+          if (std::isnan(e)) {
+            max = e;
+            break;
+          }
+          max = std::max(max, e);
+        }
+        set(frame, op.getResult(), EvalTensor::scalar(max));
         return success();
       })
       .Case([&](PadOp op) {

@@ -202,6 +202,12 @@ void Generator::emitInstruction(const VertexFunction &function,
   case OpKind::Log:
     op = builder.create<LogOp>(loc, operand(0));
     break;
+  case OpKind::Sqrt:
+    op = builder.create<SqrtOp>(loc, operand(0));
+    break;
+  case OpKind::Softplus:
+    op = builder.create<SoftplusOp>(loc, operand(0));
+    break;
   case OpKind::Softmax:
     op = builder.create<SoftmaxOp>(loc, operand(0));
     break;
@@ -221,6 +227,12 @@ void Generator::emitInstruction(const VertexFunction &function,
     break;
   case OpKind::Sum:
     op = builder.create<SumOp>(loc, operands);
+    break;
+  case OpKind::ReduceSum:
+    op = builder.create<ReduceSumOp>(loc, operand(0));
+    break;
+  case OpKind::ReduceMax:
+    op = builder.create<ReduceMaxOp>(loc, operand(0));
     break;
   case OpKind::Lookup:
     op = builder.create<LookupOp>(loc, resultType,

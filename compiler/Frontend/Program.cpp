@@ -74,6 +74,10 @@ llvm::StringRef cavs::getOpKindName(OpKind kind) {
     return "exp";
   case OpKind::Log:
     return "log";
+  case OpKind::Sqrt:
+    return "sqrt";
+  case OpKind::Softplus:
+    return "softplus";
   case OpKind::Softmax:
     return "softmax";
   case OpKind::MatMul:
@@ -86,6 +90,10 @@ llvm::StringRef cavs::getOpKindName(OpKind kind) {
     return "slice";
   case OpKind::Sum:
     return "sum";
+  case OpKind::ReduceSum:
+    return "reduce_sum";
+  case OpKind::ReduceMax:
+    return "reduce_max";
   case OpKind::Lookup:
     return "lookup";
   case OpKind::SoftmaxCrossEntropy:

@@ -119,12 +119,18 @@ enum class OpKind {
   Relu,
   Exp,
   Log,
+  Sqrt,
+  Softplus,
   Softmax,             ///< (f32[n]) -> f32[n].
   MatMul,              ///< (f32[K]) -> f32[M] with `param` of shape [M, K].
-  Concat,              ///< (f32[n1], f32[n2], ...) -> f32[n1 + n2 + ...].
+  Concat,              ///< (f32[] or f32[n1], ...) -> f32[n1 + ...]; a
+                       ///< scalar counts as one element.
   Split,               ///< (f32[n]) -> results.size() values of f32[n / parts].
-  Slice,               ///< (f32[n]) -> f32[size] from offset `index`.
+  Slice,               ///< (f32[n]) -> f32[size] from offset `index`, or the
+                       ///< element `index` as f32[] (then `size` is 1).
   Sum,                 ///< (v1, v2, ...) -> elementwise sum, all one type.
+  ReduceSum,           ///< (f32[n]) -> f32[]: the sum of the elements.
+  ReduceMax,           ///< (f32[n]) -> f32[]: the largest element.
   Lookup,              ///< (i32) -> f32[E]: row of `param` [V, E].
   SoftmaxCrossEntropy, ///< (f32[C] logits, i32 label) -> f32[].
 };

@@ -124,8 +124,27 @@ private:
   Operand lowerConcat(const CallExpr &call);
   Operand lowerSlice(const CallExpr &call);
   Operand lowerSum(const CallExpr &call);
+  /// `x[i]` of an f32 vector `x`: element i as a scalar.
+  Operand extractElement(const IndexExpr &index, ValueId vector,
+                         int64_t position);
   Operand lowerLookup(const CallExpr &call);
   Operand lowerSoftmaxCrossEntropy(const CallExpr &call);
+
+  //===--- Reductions and losses (VertexLoweringReductions.cpp) -----------===//
+  /// Lowers a call of a builtin that expands to several instructions
+  /// (reduce_mean, dot, log_softmax, mse, bce_with_logits, kl_div); empty
+  /// when `call` names none.
+  std::optional<Operand> lowerCompositeCall(const CallExpr &call);
+  /// Lowers the one argument of `call`, requires f32 vectors and applies
+  /// `fn` to it, per element for arrays.
+  Operand mapVectors(const CallExpr &call,
+                     llvm::function_ref<ValueId(ValueId)> fn);
+  Operand lowerDot(const CallExpr &call);
+  /// mse, bce_with_logits and kl_div of (prediction, target).
+  Operand lowerLoss(const CallExpr &call);
+  /// The instructions of the builtins, on checked operands.
+  ValueId emitMean(llvm::SMLoc loc, ValueId vector);
+  ValueId emitLogSoftmax(llvm::SMLoc loc, ValueId vector);
 
   /// Applies `fn` to a value, or to each element of an array; an Error
   /// operand or any failing element gives Error.
@@ -140,6 +159,13 @@ private:
                     const Operand &rhs);
   std::optional<ValueId> binaryValues(const BinaryExpr &binary, ValueId lhs,
                                       ValueId rhs);
+  /// Applies `fn` to pairs of values: elementwise for two arrays of equal
+  /// length (else reports "'`what`' expects arrays of the same length"),
+  /// pairing a single value with every element of an array.
+  Operand
+  zipElements(const Operand &lhs, const Operand &rhs, llvm::SMLoc loc,
+              llvm::StringRef what,
+              llvm::function_ref<std::optional<ValueId>(ValueId, ValueId)> fn);
   std::optional<ValueId> matMulValue(const BinaryExpr &binary, unsigned param,
                                      ValueId rhs);
   /// Resolves `expr` as a rank-2 parameter (the left of '@', the table of

@@ -25,13 +25,16 @@ struct Builtin {
 };
 } // namespace
 
-/// The builtins are named after their instructions (getOpKindName).
+/// The builtins named after their instructions (getOpKindName); the
+/// others expand to several instructions (lowerCompositeCall).
 static const Builtin kBuiltins[] = {
     {OpKind::Sigmoid, 1, 1},       {OpKind::Tanh, 1, 1},
     {OpKind::Relu, 1, 1},          {OpKind::Exp, 1, 1},
-    {OpKind::Log, 1, 1},           {OpKind::Softmax, 1, 1},
+    {OpKind::Log, 1, 1},           {OpKind::Sqrt, 1, 1},
+    {OpKind::Softplus, 1, 1},      {OpKind::Softmax, 1, 1},
     {OpKind::Concat, 1, UINT_MAX}, {OpKind::Split, 2, 2},
     {OpKind::Slice, 3, 3},         {OpKind::Sum, 1, 1},
+    {OpKind::ReduceSum, 1, 1},     {OpKind::ReduceMax, 1, 1},
     {OpKind::Lookup, 2, 2},        {OpKind::SoftmaxCrossEntropy, 2, 2},
 };
 
@@ -216,27 +219,36 @@ VertexLowering::Operand VertexLowering::lowerBinary(const BinaryExpr &binary) {
 VertexLowering::Operand VertexLowering::mapBinary(const BinaryExpr &binary,
                                                   const Operand &lhs,
                                                   const Operand &rhs) {
+  return zipElements(lhs, rhs, binary.getLoc(),
+                     getBinaryOpSpelling(binary.getOp()),
+                     [&](ValueId l, ValueId r) {
+                       return binaryValues(binary, l, r);
+                     });
+}
+
+VertexLowering::Operand VertexLowering::zipElements(
+    const Operand &lhs, const Operand &rhs, llvm::SMLoc loc,
+    llvm::StringRef what,
+    llvm::function_ref<std::optional<ValueId>(ValueId, ValueId)> fn) {
   if (lhs.isError() || rhs.isError())
     return Operand();
   if (!lhs.isArray() && !rhs.isArray()) {
-    std::optional<ValueId> result = binaryValues(binary, lhs.value, rhs.value);
+    std::optional<ValueId> result = fn(lhs.value, rhs.value);
     return result ? Operand::single(*result) : Operand();
   }
   if (lhs.isArray() && rhs.isArray() &&
       lhs.elements.size() != rhs.elements.size()) {
-    diag.error(binary.getLoc(),
-               "'" + getBinaryOpSpelling(binary.getOp()) +
-                   "' expects arrays of the same length, got " +
-                   llvm::Twine(lhs.elements.size()) + " and " +
-                   llvm::Twine(rhs.elements.size()));
+    diag.error(loc, "'" + what + "' expects arrays of the same length, got " +
+                        llvm::Twine(lhs.elements.size()) + " and " +
+                        llvm::Twine(rhs.elements.size()));
     return Operand();
   }
   size_t length = lhs.isArray() ? lhs.elements.size() : rhs.elements.size();
   llvm::SmallVector<ValueId, 4> results;
   for (size_t i = 0; i < length; ++i) {
     std::optional<ValueId> result =
-        binaryValues(binary, lhs.isArray() ? lhs.elements[i] : lhs.value,
-                     rhs.isArray() ? rhs.elements[i] : rhs.value);
+        fn(lhs.isArray() ? lhs.elements[i] : lhs.value,
+           rhs.isArray() ? rhs.elements[i] : rhs.value);
     if (!result)
       return Operand();
     results.push_back(*result);
@@ -252,10 +264,14 @@ std::optional<ValueId> VertexLowering::binaryValues(const BinaryExpr &binary,
     return std::nullopt;
   Type lhsType = typeOf(lhs), rhsType = typeOf(rhs);
   if (lhsType != rhsType && !lhsType.isF32Scalar() && !rhsType.isF32Scalar()) {
+    // An f32[1] is a vector; the user may have meant its element.
+    bool oneElement = lhsType.shape == llvm::ArrayRef<int64_t>(1) ||
+                      rhsType.shape == llvm::ArrayRef<int64_t>(1);
     diag.error(binary.getLoc(),
                "'" + getBinaryOpSpelling(binary.getOp()) +
                    "' expects operands of the same shape or a scalar, got " +
-                   lhsType.str() + " and " + rhsType.str());
+                   lhsType.str() + " and " + rhsType.str() +
+                   (oneElement ? " (x[0] is the scalar of an f32[1] x)" : ""));
     return std::nullopt;
   }
   auto kindOf = [](BinaryOp op) {
@@ -355,11 +371,8 @@ VertexLowering::Operand VertexLowering::lowerIndex(const IndexExpr &index) {
   Operand base = lower(index.getBase());
   if (base.isError() || !position)
     return Operand();
-  if (!base.isArray()) {
-    diag.error(index.getLoc(),
-               "only arrays can be indexed, got " + describe(base));
-    return Operand();
-  }
+  if (!base.isArray())
+    return extractElement(index, base.value, *position);
   if (*position < 0 ||
       static_cast<uint64_t>(*position) >= base.elements.size()) {
     diag.error(index.getIndex().getLoc(),
@@ -399,6 +412,8 @@ VertexLowering::Operand VertexLowering::lowerGather(const GatherExpr &gather) {
 VertexLowering::Operand VertexLowering::lowerCall(const CallExpr &call) {
   const Builtin *builtin = lookupBuiltin(call.getCallee());
   if (!builtin) {
+    if (std::optional<Operand> result = lowerCompositeCall(call))
+      return *result;
     diag.errorOnce(call.getLoc(),
                    "unknown function '" + call.getCallee() + "'");
     return Operand();
@@ -412,8 +427,15 @@ VertexLowering::Operand VertexLowering::lowerCall(const CallExpr &call) {
   case OpKind::Relu:
   case OpKind::Exp:
   case OpKind::Log:
+  case OpKind::Sqrt:
+  case OpKind::Softplus:
   case OpKind::Softmax:
     return mapUnary(builtin->kind, call.getLoc(), lower(first), first);
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+    return mapVectors(call, [&](ValueId vector) {
+      return emitValue(builtin->kind, call.getLoc(), vector, Type::f32({}));
+    });
   case OpKind::Concat:
     return lowerConcat(call);
   case OpKind::Split:
@@ -468,7 +490,8 @@ VertexLowering::Operand VertexLowering::mapUnary(OpKind kind, llvm::SMLoc loc,
   });
 }
 
-/// Arguments that are arrays contribute all their elements, in order.
+/// Arguments that are arrays contribute all their elements, in order; a
+/// scalar contributes one element.
 VertexLowering::Operand VertexLowering::lowerConcat(const CallExpr &call) {
   llvm::SmallVector<ValueId, 4> parts;
   int64_t size = 0;
@@ -484,13 +507,15 @@ VertexLowering::Operand VertexLowering::lowerConcat(const CallExpr &call) {
                           : llvm::ArrayRef<ValueId>(operand.value);
     for (ValueId value : values) {
       const Type &type = typeOf(value);
-      if (!type.isF32Vector()) {
+      if (!type.isF32Vector() && !type.isF32Scalar()) {
         diag.error(arg->getLoc(),
-                   "'concat' expects f32 vectors, got " + type.str());
+                   "'concat' expects f32 vectors or scalars, got " +
+                       type.str());
         ok = false;
         continue;
       }
-      std::optional<int64_t> total = llvm::checkedAdd(size, type.shape[0]);
+      std::optional<int64_t> total =
+          llvm::checkedAdd(size, type.isF32Scalar() ? 1 : type.shape[0]);
       if (!total) {
         diag.error(call.getLoc(), "'concat' result is too large");
         return Operand();
@@ -535,13 +560,40 @@ VertexLowering::Operand VertexLowering::lowerSlice(const CallExpr &call) {
   return Operand::single(inst.results.front());
 }
 
+VertexLowering::Operand VertexLowering::extractElement(const IndexExpr &index,
+                                                       ValueId vector,
+                                                       int64_t position) {
+  if (!checkF32(vector, index.getBase()))
+    return Operand();
+  const Type &type = typeOf(vector);
+  if (!type.isF32Vector()) {
+    diag.error(index.getLoc(), "only arrays and f32 vectors can be indexed, "
+                               "got " +
+                                   type.str());
+    return Operand();
+  }
+  if (position < 0 || position >= type.shape.front()) {
+    diag.error(index.getIndex().getLoc(),
+               "index " + llvm::Twine(position) + " out of range for " +
+                   type.str());
+    return Operand();
+  }
+  Instruction &inst =
+      emit(OpKind::Slice, index.getLoc(), vector, Type::f32({}));
+  inst.index = position;
+  inst.size = 1;
+  return Operand::single(inst.results.front());
+}
+
 VertexLowering::Operand VertexLowering::lowerSum(const CallExpr &call) {
   const Expr &arg = *call.getArgs().front();
   Operand input = lower(arg);
   if (input.isError())
     return Operand();
   if (!input.isArray()) {
-    diag.error(arg.getLoc(), "'sum' expects an array, got " + describe(input));
+    diag.error(arg.getLoc(), "'sum' expects an array, got " + describe(input) +
+                                 " (the sum of a vector's elements is "
+                                 "'reduce_sum')");
     return Operand();
   }
   Type type = typeOf(input.elements.front());

@@ -237,6 +237,17 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
         accumulate(log.getOperand(), binary<DivOp>(dy, log.getOperand()));
         return success();
       })
+      .Case([&](SqrtOp sqrt) {
+        // dy / (2 y)
+        Value twice = binary<MulOp>(scalar(2.0f), sqrt.getResult());
+        accumulate(sqrt.getOperand(), binary<DivOp>(dy, twice));
+        return success();
+      })
+      .Case([&](SoftplusOp softplus) {
+        Value slope = builder.create<SigmoidOp>(loc, softplus.getOperand());
+        accumulate(softplus.getOperand(), binary<MulOp>(dy, slope));
+        return success();
+      })
       .Case([&](SoftmaxOp softmax) {
         // y * (dy - sum(dy * y))
         Value y = softmax.getResult();
@@ -270,7 +281,7 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
           auto type = cast<RankedTensorType>(input.getType());
           if (differentiable.contains(input))
             accumulate(input, builder.create<SliceOp>(loc, type, dy, offset));
-          offset += type.getDimSize(0);
+          offset += valueWidth(type);
         }
         return success();
       })
@@ -305,6 +316,16 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
         Type type = reduce.getOperand().getType();
         Value zero = zeros(type);
         accumulate(reduce.getOperand(), binary<AddOp>(zero, dy));
+        return success();
+      })
+      .Case([&](ReduceMaxOp reduce) {
+        // dy shared evenly by the maximal elements (as PyTorch's max() and
+        // amax() do): dy / count where x == max, 0 elsewhere.
+        Value x = reduce.getOperand();
+        Value mask = binary<EqualOp>(x, reduce.getResult());
+        Value count = builder.create<ReduceSumOp>(loc, mask);
+        Value share = binary<DivOp>(dy, count);
+        accumulate(x, binary<MulOp>(mask, share));
         return success();
       })
       .Case([&](LookupOp lookup) -> LogicalResult {

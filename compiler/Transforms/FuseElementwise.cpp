@@ -10,6 +10,12 @@
 // block however tangled it is (vertex functions may unroll to 65,536 ops);
 // the example models need at most a few dozen edges per search.
 //
+// A reduction joins the kernel of the elementwise op that produces its
+// operand, as its epilogue; its scalar result leaves the kernel, so an op
+// that uses it is outside the kernel: a merge that would put them together
+// is refused like a cycle. A reduction without such a producer, like any
+// other elementwise op without partners, is a kernel of its own.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/Passes.h"
@@ -33,8 +39,19 @@ namespace {
 /// Use edges one acyclicity search may follow before it assumes a cycle.
 constexpr unsigned kSearchBudget = 1024;
 
+bool isReduction(Operation *op) {
+  return op->hasTrait<cavs::OpTrait::Reduction>();
+}
+
 bool isFusible(Operation *op) {
-  return op->hasTrait<cavs::OpTrait::ElementwiseMath>();
+  return op->hasTrait<cavs::OpTrait::ElementwiseMath>() || isReduction(op);
+}
+
+/// The type of the values `op` computes per element in a kernel: its
+/// result's, or for a reduction its operand's.
+Type iterationType(Operation *op) {
+  return isReduction(op) ? op->getOperand(0).getType()
+                         : op->getResult(0).getType();
 }
 
 bool isSplatConstant(Value value) {
@@ -88,14 +105,15 @@ private:
 } // namespace
 
 /// Whether a path leads from group `from` to group `to` through an op of
-/// neither (or the search ran out of budget). Only ops before position
-/// `bound` can lie on such a path: every grouped op does, and uses follow
-/// definitions in the block.
+/// neither, or directly from a reduction of `from` (or the search ran out
+/// of budget). Only ops before position `bound` can lie on such a path:
+/// every grouped op does, and uses follow definitions in the block.
 bool BlockFuser::reachesThroughOthers(Operation *from, Operation *to,
                                       unsigned bound) {
   llvm::SmallPtrSet<Operation *, 16> visited;
   SmallVector<Operation *> worklist;
   unsigned budget = kSearchBudget;
+  bool reductionUsedByTo = false;
   auto pushUsers = [&](Operation *group) {
     forEachMember(group, [&](Operation *member) {
       for (Operation *user : member->getUsers()) {
@@ -106,12 +124,16 @@ bool BlockFuser::reachesThroughOthers(Operation *from, Operation *to,
         if (!next || position.lookup(next) >= bound)
           continue;
         next = leader(next);
+        if (group == from && next == to && isReduction(member))
+          reductionUsedByTo = true;
         if (next != from && visited.insert(next).second)
           worklist.push_back(next);
       }
     });
   };
   pushUsers(from);
+  if (reductionUsedByTo)
+    return true;
   visited.erase(to); // a direct edge into `to` is the merge itself
   worklist.erase(std::remove(worklist.begin(), worklist.end(), to),
                  worklist.end());
@@ -155,7 +177,8 @@ void BlockFuser::run() {
     for (Value operand : op.getOperands()) {
       Operation *producer = operand.getDefiningOp();
       if (producer && producer->getBlock() == &block && isFusible(producer) &&
-          producer->getResult(0).getType() == op.getResult(0).getType() &&
+          !isReduction(producer) &&
+          producer->getResult(0).getType() == iterationType(&op) &&
           producer->getAttr(CavsDialect::kBatchingAttrName) ==
               op.getAttr(CavsDialect::kBatchingAttrName))
         tryMerge(producer, &op);

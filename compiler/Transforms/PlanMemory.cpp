@@ -2,7 +2,8 @@
 //
 // Lifetime intervals over the execution order (phase, then program order),
 // then first-fit packing of the intervals into columns, separately for the
-// arena and the task scratch. Split and slice results alias their input.
+// arena and the task scratch. Split and slice results alias their input;
+// those of a parameter or constant are read in place and take no slot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,8 +164,10 @@ LogicalResult Planner::run() {
     for (Operation &op : *block) {
       if (!isBatchedOp(&op))
         continue;
-      // Views need an input with a slot (not a parameter or constant).
-      if (isa<SplitOp, SliceOp>(op) && ownerOf.count(op.getOperand(0))) {
+      if (isa<SplitOp, SliceOp>(op)) {
+        // Parts of a parameter or constant (which has no slot) need none.
+        if (!ownerOf.count(op.getOperand(0)))
+          continue;
         auto [owner, delta] = ownerOf.lookup(op.getOperand(0));
         if (auto slice = dyn_cast<SliceOp>(op))
           delta += slice.getOffset();
@@ -222,7 +225,8 @@ LogicalResult Planner::run() {
 
   MLIRContext *context = vertex.getContext();
   for (Operation *op : sequence) {
-    if (!isBatchedOp(op) || op->getNumResults() == 0)
+    if (!isBatchedOp(op) || op->getNumResults() == 0 ||
+        !ownerOf.count(op->getResult(0)))
       continue;
     SmallVector<Attribute> slots;
     for (Value result : op->getResults()) {

@@ -63,7 +63,11 @@ cavs.model @kernels {
       %10 = cavs.relu_grad %3, %9 : tensor<13xf32>
       %11 = cavs.add %x1, %10 : tensor<f32>, tensor<13xf32> -> tensor<13xf32>
       %12 = cavs.mul %11, %inf : tensor<13xf32>, tensor<f32> -> tensor<13xf32>
-      cavs.yield %3, %12 : tensor<13xf32>, tensor<13xf32>
+      %13 = cavs.softplus %9 : tensor<13xf32>
+      %14 = cavs.sqrt %13 : tensor<13xf32>
+      %15 = cavs.equal %14, %x0 : tensor<13xf32>
+      %16 = cavs.add %12, %15 : tensor<13xf32>
+      cavs.yield %3, %16 : tensor<13xf32>, tensor<13xf32>
     }
     cavs.push "a", %k#1 : tensor<13xf32>
     cavs.push "b", %k#0 : tensor<13xf32>
@@ -101,8 +105,82 @@ constexpr const char *kEveryOpKernel =
     const float v12 = v5 > 0.0f ? v11 : 0.0f;
     const float v13 = x1 + v12;
     const float v14 = v13 * v1;
+    const float v15 = fmaxf(v11, 0.0f) + log1pf(expf(-fabsf(v11)));
+    const float v16 = sqrtf(v15);
+    const float v17 = v16 == x0 ? 1.0f : 0.0f;
+    const float v18 = v14 + v17;
     out0[row * ldo0 + col] = v5;
-    out1[row * ldo1 + col] = v14;
+    out1[row * ldo1 + col] = v18;
+  }
+}
+)cuda";
+
+// Elementwise ops ending in a sum and a maximum (which has ties where relu
+// gives zeros): the kernel gives each row a warp.
+constexpr const char *kReductions = R"mlir(
+cavs.model @kernels {
+  cavs.vertex @v arity 0 pulls {s = tensor<f32>, x = tensor<13xf32>, y = tensor<13xf32>}
+                         pushes {t = tensor<13xf32>, dot = tensor<f32>, max = tensor<f32>} {
+    %x = cavs.pull "x" : tensor<13xf32>
+    %y = cavs.pull "y" : tensor<13xf32>
+    %s = cavs.pull "s" : tensor<f32>
+    %k:3 = cavs.fused(%x, %s, %y) : (tensor<13xf32>, tensor<f32>, tensor<13xf32>) -> (tensor<13xf32>, tensor<f32>, tensor<f32>) {
+    ^bb0(%x0: tensor<13xf32>, %x1: tensor<f32>, %x2: tensor<13xf32>):
+      %0 = cavs.mul %x0, %x1 : tensor<13xf32>, tensor<f32> -> tensor<13xf32>
+      %1 = cavs.tanh %0 : tensor<13xf32>
+      %2 = cavs.mul %1, %x2 : tensor<13xf32>
+      %3 = cavs.reduce_sum %2 : tensor<13xf32>
+      %4 = cavs.relu %2 : tensor<13xf32>
+      %5 = cavs.neg %4 : tensor<13xf32>
+      %6 = cavs.reduce_max %5 : tensor<13xf32>
+      cavs.yield %1, %3, %6 : tensor<13xf32>, tensor<f32>, tensor<f32>
+    }
+    cavs.push "t", %k#0 : tensor<13xf32>
+    cavs.push "dot", %k#1 : tensor<f32>
+    cavs.push "max", %k#2 : tensor<f32>
+  }
+}
+)mlir";
+
+constexpr const char *kReductionsKernel =
+    R"cuda(extern "C" __global__ void reductions(
+    long long rows,
+    const float *__restrict__ in0, long long ld0,
+    const float *__restrict__ in1, long long ld1,
+    const float *__restrict__ in2, long long ld2,
+    float *__restrict__ out0, long long ldo0,
+    float *__restrict__ out1, long long ldo1,
+    float *__restrict__ out2, long long ldo2) {
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t / 32 < rows;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long row = t / 32;
+    float a0 = 0.0f;
+    float a1 = __uint_as_float(0xff800000u);
+    for (long long col = t % 32; col < 13; col += 32) {
+      const float x0 = in0[row * ld0 + col];
+      const float x1 = in1[row * ld1];
+      const float x2 = in2[row * ld2 + col];
+      const float v0 = x0 * x1;
+      const float v1 = tanhf(v0);
+      const float v2 = v1 * x2;
+      a0 = a0 + v2;
+      const float v3 = fmaxf(v2, 0.0f);
+      const float v4 = -v3;
+      a1 = v4 > a1 || v4 != v4 ? v4 : a1;
+      out0[row * ldo0 + col] = v1;
+    }
+    for (int lane = 16; lane > 0; lane /= 2) {
+      const float other = __shfl_xor_sync(0xffffffffu, a0, lane);
+      a0 = a0 + other;
+    }
+    for (int lane = 16; lane > 0; lane /= 2) {
+      const float other = __shfl_xor_sync(0xffffffffu, a1, lane);
+      a1 = other > a1 || other != other ? other : a1;
+    }
+    if (t % 32 == 0) {
+      out1[row * ldo1] = a0;
+      out2[row * ldo2] = a1;
+    }
   }
 }
 )cuda";
@@ -150,6 +228,26 @@ TEST(CudaKernel, EveryElementwiseOpHasItsExpression) {
       compileCuda(kernel, "every_op.cu", CudaBinary::Ptx, ptx, error)))
       << error;
   EXPECT_NE(ptx.find(".visible .entry every_op("), std::string::npos);
+}
+
+TEST(CudaKernel, AKernelEndingInReductionsGivesEachRowAWarp) {
+  TestContext test;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kReductions, &test.context);
+  ASSERT_TRUE(module) << test.diagnostics;
+  std::string kernel;
+  llvm::raw_string_ostream os(kernel);
+  ASSERT_TRUE(
+      mlir::succeeded(emitCudaKernel(firstFused(*module), "reductions", os)))
+      << test.diagnostics;
+  EXPECT_EQ(kernel, kReductionsKernel);
+  if (!CAVS_HAVE_CUDA)
+    GTEST_SKIP() << "built without CUDA: the kernel is not compiled";
+  std::string ptx, error;
+  ASSERT_TRUE(mlir::succeeded(
+      compileCuda(kernel, "reductions.cu", CudaBinary::Ptx, ptx, error)))
+      << error;
+  EXPECT_NE(ptx.find("shfl.sync.bfly"), std::string::npos);
 }
 
 TEST(CudaKernel, NonSplatConstantsAreRefused) {

@@ -588,14 +588,76 @@ cavs.model @m {
 // -----
 
 cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>, s = tensor<f32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %s = cavs.pull "s" : tensor<f32>
+    // expected-error @below {{'cavs.fused' op expects every result to have the iteration type 'tensor<3xf32>' or to be a reduction's, got 'tensor<f32>'}}
+    %r:2 = cavs.fused (%x, %s) : (tensor<3xf32>, tensor<f32>) -> (tensor<3xf32>, tensor<f32>) {
+    ^bb0(%a: tensor<3xf32>, %b: tensor<f32>):
+      %n = cavs.neg %b : tensor<f32>
+      cavs.yield %a, %n : tensor<3xf32>, tensor<f32>
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
   cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
     %x = cavs.pull "x" : tensor<3xf32>
-    // expected-error @below {{'cavs.fused' op expects every result to have the iteration type 'tensor<3xf32>', got 'tensor<f32>'}}
+    %r = cavs.fused (%x) : (tensor<3xf32>) -> tensor<3xf32> {
+    ^bb0(%a: tensor<3xf32>):
+      // expected-error @below {{'cavs.reduce_sum' op ends its kernel: only cavs.yield may use its result}}
+      %s = cavs.reduce_sum %a : tensor<3xf32>
+      %t = cavs.add %a, %s : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+      cavs.yield %t : tensor<3xf32>
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
     %r:2 = cavs.fused (%x) : (tensor<3xf32>) -> (tensor<3xf32>, tensor<f32>) {
     ^bb0(%a: tensor<3xf32>):
-      %s = cavs.reduce_sum %a : tensor<3xf32>
-      cavs.yield %a, %s : tensor<3xf32>, tensor<f32>
+      %c = cavs.constant dense<1.0> : tensor<4xf32>
+      // expected-error @below {{'cavs.reduce_max' op expects to reduce the kernel's iteration type 'tensor<3xf32>', got 'tensor<4xf32>'}}
+      %m = cavs.reduce_max %c : tensor<4xf32>
+      cavs.yield %a, %m : tensor<3xf32>, tensor<f32>
     }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    // expected-error @below {{'cavs.slice' op slice [3, 4) is out of range for [3]}}
+    %e = cavs.slice %x[3] : tensor<3xf32> -> tensor<f32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %e = cavs.slice %x[0] : tensor<3xf32> -> tensor<f32>
+    // expected-error @below {{'cavs.concat' op expects result [4] (the sum of the input sizes), got [5]}}
+    %c = cavs.concat %x, %e : tensor<3xf32>, tensor<f32> -> tensor<5xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    // expected-error @below {{'cavs.equal' op expects result type 'tensor<3xf32>', got 'tensor<2xf32>'}}
+    %e = "cavs.equal"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<2xf32>
   }
 }
 

@@ -145,3 +145,46 @@ cavs.model @packed {
     cavs.push "y", %f : tensor<3xf32>
   }
 }
+
+// Scalars out of vectors and back: reductions, elements, concat of scalars,
+// softplus, and a kernel that ends in reductions.
+// CHECK-LABEL: cavs.model @scalars
+// CHECK: %[[E:.*]] = cavs.slice %{{.*}}[2] : tensor<4xf32> -> tensor<f32>
+// CHECK: %[[S:.*]] = cavs.reduce_sum %{{.*}} : tensor<4xf32>
+// CHECK: %[[M:.*]] = cavs.reduce_max %{{.*}} : tensor<4xf32>
+// CHECK: cavs.softplus %{{.*}} : tensor<4xf32>
+// CHECK: cavs.sqrt %{{.*}} : tensor<4xf32>
+// CHECK: cavs.concat %[[E]], %[[S]], %[[M]] : tensor<f32>, tensor<f32>, tensor<f32> -> tensor<3xf32>
+// CHECK: %{{.*}}:2 = cavs.fused(%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
+// CHECK:   %[[T:.*]] = cavs.tanh %{{.*}} : tensor<4xf32>
+// CHECK:   %[[R:.*]] = cavs.reduce_max %[[T]] : tensor<4xf32>
+// CHECK:   cavs.yield %[[T]], %[[R]] : tensor<4xf32>, tensor<f32>
+// CHECK: cavs.backward {
+// CHECK:   cavs.equal %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+// CHECK:   cavs.pad %{{.*}}[2] : tensor<f32> -> tensor<4xf32>
+cavs.model @scalars {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {c = tensor<3xf32>, t = tensor<4xf32>, m = tensor<f32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %e = cavs.slice %x[2] : tensor<4xf32> -> tensor<f32>
+    %s = cavs.reduce_sum %x : tensor<4xf32>
+    %m = cavs.reduce_max %x : tensor<4xf32>
+    %p0 = cavs.softplus %x : tensor<4xf32>
+    %p = cavs.sqrt %p0 : tensor<4xf32>
+    %c = cavs.concat %e, %s, %m : tensor<f32>, tensor<f32>, tensor<f32> -> tensor<3xf32>
+    cavs.push "c", %c : tensor<3xf32>
+    %k:2 = cavs.fused (%p) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
+    ^bb0(%a: tensor<4xf32>):
+      %t = cavs.tanh %a : tensor<4xf32>
+      %r = cavs.reduce_max %t : tensor<4xf32>
+      cavs.yield %t, %r : tensor<4xf32>, tensor<f32>
+    }
+    cavs.push "t", %k#0 : tensor<4xf32>
+    cavs.push "m", %k#1 : tensor<f32>
+    cavs.backward {
+      %eq = cavs.equal %x, %m : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+      %d = cavs.pad %e[2] : tensor<f32> -> tensor<4xf32>
+      %g = cavs.add %eq, %d : tensor<4xf32>
+      cavs.pull_grad "x", %g : tensor<4xf32>
+    }
+  }
+}

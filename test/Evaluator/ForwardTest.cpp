@@ -7,6 +7,8 @@
 
 #include "EvaluatorTestUtil.h"
 
+#include <cmath>
+
 using namespace cavs;
 using namespace cavs::test;
 
@@ -173,6 +175,75 @@ TEST_F(ForwardTest, ConcatSplitSliceSumSoftmax) {
   expectTensor(pushes["sum"], {2}, {6, 9});
   expectTensor(pushes["p"], {3},
                {0.09003057317038046, 0.24472847105479764, 0.6652409557748219});
+}
+
+// Parts of unequal sizes, as cavs-merge-matmuls splits a pack's product.
+TEST_F(ForwardTest, SplitIntoUnequalParts) {
+  ModelOp model = parse(R"mlir(
+    cavs.model @m {
+      cavs.vertex @f arity 0 pulls {x = tensor<5xf32>}
+          pushes {a = tensor<2xf32>, b = tensor<3xf32>} {
+        %x = cavs.pull "x" : tensor<5xf32>
+        %a, %b = cavs.split %x : tensor<5xf32> -> tensor<2xf32>, tensor<3xf32>
+        cavs.push "a", %a : tensor<2xf32>
+        cavs.push "b", %b : tensor<3xf32>
+      }
+    })mlir");
+  ASSERT_TRUE(model);
+  EvalGraph graph;
+  graph.vertices.push_back({"f", {}, {{"x", vec({1, 2, 3, 4, 5})}}, {}, {}});
+  EvalResult result = run(model, graph);
+  expectTensor(result.pushes[0]["a"], {2}, {1, 2});
+  expectTensor(result.pushes[0]["b"], {3}, {3, 4, 5});
+}
+
+// Vector to scalar and back: elements, reductions (a NaN makes the maximum
+// NaN), concat and pad of scalars, softplus without overflow, equal.
+TEST_F(ForwardTest, ScalarsOfVectors) {
+  ModelOp model = parse(R"mlir(
+    cavs.model @m {
+      cavs.vertex @f arity 0 pulls {x = tensor<4xf32>, n = tensor<3xf32>}
+          pushes {e = tensor<f32>, s = tensor<f32>, m = tensor<f32>,
+                  nan = tensor<f32>, c = tensor<3xf32>, p = tensor<3xf32>,
+                  sp = tensor<4xf32>, eq = tensor<4xf32>} {
+        %x = cavs.pull "x" : tensor<4xf32>
+        %n = cavs.pull "n" : tensor<3xf32>
+        %e = cavs.slice %x[1] : tensor<4xf32> -> tensor<f32>
+        %s = cavs.reduce_sum %x : tensor<4xf32>
+        %m = cavs.reduce_max %x : tensor<4xf32>
+        %nan = cavs.reduce_max %n : tensor<3xf32>
+        %c = cavs.concat %e, %s, %m : tensor<f32>, tensor<f32>, tensor<f32> -> tensor<3xf32>
+        %p = cavs.pad %e[2] : tensor<f32> -> tensor<3xf32>
+        %sp = cavs.softplus %x : tensor<4xf32>
+        %eq = cavs.equal %x, %m : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+        cavs.push "e", %e : tensor<f32>
+        cavs.push "s", %s : tensor<f32>
+        cavs.push "m", %m : tensor<f32>
+        cavs.push "nan", %nan : tensor<f32>
+        cavs.push "c", %c : tensor<3xf32>
+        cavs.push "p", %p : tensor<3xf32>
+        cavs.push "sp", %sp : tensor<4xf32>
+        cavs.push "eq", %eq : tensor<4xf32>
+      }
+    })mlir");
+  ASSERT_TRUE(model);
+  EvalGraph graph;
+  graph.vertices.push_back({"f",
+                            {},
+                            {{"x", vec({-800, 2, 800, 800})},
+                             {"n", vec({1, NAN, 3})}},
+                            {},
+                            {}});
+  EvalResult result = run(model, graph);
+  llvm::StringMap<EvalTensor> &pushes = result.pushes[0];
+  expectTensor(pushes["e"], {}, {2});
+  expectTensor(pushes["s"], {}, {802});
+  expectTensor(pushes["m"], {}, {800});
+  EXPECT_TRUE(std::isnan(pushes["nan"].data[0]));
+  expectTensor(pushes["c"], {3}, {2, 802, 800});
+  expectTensor(pushes["p"], {3}, {0, 0, 2});
+  expectTensor(pushes["sp"], {4}, {0, std::log1p(std::exp(2.0)), 800, 800});
+  expectTensor(pushes["eq"], {4}, {0, 0, 1, 1});
 }
 
 TEST_F(ForwardTest, LookupAndCrossEntropyWithNegativeIndices) {

@@ -120,6 +120,56 @@ cavs.model @math {
 
 // -----
 
+// Vector to scalar and back: the maximum's gradient is shared by the
+// maximal elements (mask / count), an element's is padded into the vector,
+// a concatenated scalar's is sliced out as a scalar, softplus's is sigmoid.
+// CHECK-LABEL: cavs.model @scalars
+// CHECK:      cavs.backward {
+// CHECK-NEXT:   %[[DC:.*]] = cavs.push_grad "c" : tensor<2xf32>
+// CHECK-NEXT:   %[[DM:.*]] = cavs.slice %[[DC]][0] : tensor<2xf32> -> tensor<f32>
+// CHECK-NEXT:   %[[DE:.*]] = cavs.slice %[[DC]][1] : tensor<2xf32> -> tensor<f32>
+// CHECK-NEXT:   %[[DPE:.*]] = cavs.pad %[[DE]][2] : tensor<f32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[MASK:.*]] = cavs.equal %[[P:.*]], %[[M:.*]] : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[COUNT:.*]] = cavs.reduce_sum %[[MASK]] : tensor<3xf32>
+// CHECK-NEXT:   %[[SHARE:.*]] = cavs.div %[[DM]], %[[COUNT]] : tensor<f32>
+// CHECK-NEXT:   %[[DPM:.*]] = cavs.mul %[[MASK]], %[[SHARE]] : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[DP:.*]] = cavs.sum %[[DPE]], %[[DPM]] : tensor<3xf32>
+// CHECK-NEXT:   %[[SIG:.*]] = cavs.sigmoid %{{.*}} : tensor<3xf32>
+// CHECK-NEXT:   %[[DX:.*]] = cavs.mul %[[DP]], %[[SIG]] : tensor<3xf32>
+// CHECK-NEXT:   cavs.pull_grad "x", %[[DX]] : tensor<3xf32>
+// CHECK-NEXT: }
+cavs.model @scalars {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {c = tensor<2xf32>} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %p = cavs.softplus %x : tensor<3xf32>
+    %m = cavs.reduce_max %p : tensor<3xf32>
+    %e = cavs.slice %p[2] : tensor<3xf32> -> tensor<f32>
+    %c = cavs.concat %m, %e : tensor<f32>, tensor<f32> -> tensor<2xf32>
+    cavs.push "c", %c : tensor<2xf32>
+  }
+}
+
+// -----
+
+// sqrt: dy / (2 y).
+// CHECK-LABEL: cavs.model @sqrt
+// CHECK:      cavs.backward {
+// CHECK-NEXT:   %[[DY:.*]] = cavs.push_grad "y" : tensor<3xf32>
+// CHECK-NEXT:   %[[TWO:.*]] = cavs.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[TWICE:.*]] = cavs.mul %[[TWO]], %[[Y:.*]] : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[DX:.*]] = cavs.div %[[DY]], %[[TWICE]] : tensor<3xf32>
+// CHECK-NEXT:   cavs.pull_grad "x", %[[DX]] : tensor<3xf32>
+// CHECK-NEXT: }
+cavs.model @sqrt {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {y = tensor<3xf32>} {
+    %x = cavs.pull "x" : tensor<3xf32>
+    %y = cavs.sqrt %x : tensor<3xf32>
+    cavs.push "y", %y : tensor<3xf32>
+  }
+}
+
+// -----
+
 // A vertex function that already has a backward region is left alone.
 // CHECK-LABEL: cavs.model @done
 // CHECK:      cavs.backward {

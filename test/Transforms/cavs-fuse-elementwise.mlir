@@ -109,3 +109,68 @@ cavs.model @backward state tensor<4xf32> {
     }
   }
 }
+
+// -----
+
+// A reduction ends the kernel of the ops that produce its operand (also
+// two reductions of one kernel); a reduction of an input is a kernel of its
+// own; an op that uses a reduction's result is not fused with the kernel
+// that computes it, even though it shares its operand (the mean-centred
+// y = t - sum(t) / 4 needs the sum first).
+// CHECK-LABEL: cavs.model @reductions
+// CHECK:      %[[X:.*]] = cavs.pull "x"
+// CHECK-NEXT: %[[K:.*]]:3 = cavs.fused(%[[X]]) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>, tensor<f32>) {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<4xf32>):
+// CHECK-NEXT:   %[[T:.*]] = cavs.tanh %[[A]]
+// CHECK-NEXT:   %[[S:.*]] = cavs.reduce_sum %[[T]]
+// CHECK-NEXT:   %[[M:.*]] = cavs.reduce_max %[[T]]
+// CHECK-NEXT:   cavs.yield %[[T]], %[[S]], %[[M]] : tensor<4xf32>, tensor<f32>, tensor<f32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[D:.*]] = cavs.fused(%[[K]]#1) : (tensor<f32>) -> tensor<f32> {
+// CHECK:        cavs.div
+// CHECK:      %[[Y:.*]] = cavs.fused(%[[K]]#0, %[[D]]) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   cavs.sub
+// CHECK-NEXT:   cavs.yield
+// CHECK:      %[[R:.*]] = cavs.fused(%[[X]]) : (tensor<4xf32>) -> tensor<f32> {
+// CHECK-NEXT: ^bb0(%[[B:.*]]: tensor<4xf32>):
+// CHECK-NEXT:   %[[RS:.*]] = cavs.reduce_sum %[[B]]
+// CHECK-NEXT:   cavs.yield %[[RS]] : tensor<f32>
+cavs.model @reductions {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {y = tensor<4xf32>, m = tensor<f32>, r = tensor<f32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %t = cavs.tanh %x : tensor<4xf32>
+    %s = cavs.reduce_sum %t : tensor<4xf32>
+    %m = cavs.reduce_max %t : tensor<4xf32>
+    %four = cavs.constant dense<4.0> : tensor<f32>
+    %mean = cavs.div %s, %four : tensor<f32>
+    %y = cavs.sub %t, %mean : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+    %r = cavs.reduce_sum %x : tensor<4xf32>
+    cavs.push "y", %y : tensor<4xf32>
+    cavs.push "m", %m : tensor<f32>
+    cavs.push "r", %r : tensor<f32>
+  }
+}
+
+// -----
+
+// An op that uses a reduction's result directly is not fused with it
+// either: the sum is yielded and the product is a second kernel.
+// CHECK-LABEL: cavs.model @direct
+// CHECK:      %[[K:.*]]:2 = cavs.fused(%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
+// CHECK:        cavs.exp
+// CHECK-NEXT:   cavs.reduce_sum
+// CHECK-NEXT:   cavs.yield
+// CHECK:      cavs.fused(%[[K]]#0, %[[K]]#1) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   cavs.div
+// CHECK-NEXT:   cavs.yield
+cavs.model @direct {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {p = tensor<4xf32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %e = cavs.exp %x : tensor<4xf32>
+    %s = cavs.reduce_sum %e : tensor<4xf32>
+    %p = cavs.div %e, %s : tensor<4xf32>, tensor<f32> -> tensor<4xf32>
+    cavs.push "p", %p : tensor<4xf32>
+  }
+}

@@ -58,3 +58,27 @@ cavs.model @saved state tensor<2xf32> {
     }
   }
 }
+
+// -----
+
+// Parts of a parameter are read in place and take no slot, however deeply
+// sliced; an element of a per-vertex vector is a one-column view.
+// CHECK-LABEL: cavs.model @parts
+// CHECK:      attributes {cavs.arena_floats = 4 : i64, cavs.scratch_floats = 0 : i64}
+// CHECK:      cavs.split %{{.*}} {cavs.batching = #cavs.batching<eager>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+// CHECK-NEXT: cavs.slice %{{.*}}[1] {cavs.batching = #cavs.batching<eager>} : tensor<2xf32> -> tensor<f32>
+// CHECK-NEXT: cavs.pull "x" {{{.*}}cavs.slots = [#cavs.slot<arena, 0, 3>]}
+// CHECK-NEXT: cavs.slice %{{.*}}[2] {{{.*}}cavs.slots = [#cavs.slot<arena, 2, 1>]}
+// CHECK-NEXT: cavs.mul {{.*}}cavs.slots = [#cavs.slot<arena, 3, 1>]}
+cavs.model @parts {
+  cavs.param @b : tensor<4xf32> init zeros
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {y = tensor<f32>} {
+    %b = cavs.param_ref @b {cavs.batching = #cavs.batching<eager>} : tensor<4xf32>
+    %h:2 = cavs.split %b {cavs.batching = #cavs.batching<eager>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    %e = cavs.slice %h#1[1] {cavs.batching = #cavs.batching<eager>} : tensor<2xf32> -> tensor<f32>
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    %x2 = cavs.slice %x[2] {cavs.batching = #cavs.batching<eager>} : tensor<3xf32> -> tensor<f32>
+    %y = cavs.mul %x2, %e {cavs.batching = #cavs.batching<eager>} : tensor<f32>
+    cavs.push "y", %y {cavs.batching = #cavs.batching<eager>} : tensor<f32>
+  }
+}

@@ -231,10 +231,6 @@ void EmulatedDevice::fillOps(cavs_device_ops &ops) {
                    float *dst, int64_t dstLd) {
     cavs_op_softmax(rows, width, src, ld, dst, dstLd);
   };
-  ops.reduce_sum = [](D, int64_t rows, int64_t width, const float *src,
-                      int64_t ld, float *dst, int64_t dstLd) {
-    cavs_op_reduce_sum(rows, width, src, ld, dst, dstLd);
-  };
   ops.softmax_cross_entropy = [](D d, int64_t rows, int64_t width,
                                  const float *logits, int64_t ld,
                                  const int32_t *labels, int64_t labelsLd,

@@ -356,23 +356,6 @@ TEST(OpsTest, ColumnSumAccumulatesIntoVector) {
   }
 }
 
-TEST(OpsTest, ReduceSumGivesOneValuePerRow) {
-  std::mt19937 rng(15);
-  for (int64_t rows : kRowCounts) {
-    SCOPED_TRACE(rows);
-    auto [width, ld] = randomShape(rng);
-    Rows src(rng, rows, width, ld), dst(rng, rows, 1, 2);
-    cavs_op_reduce_sum(rows, width, src.ptr(), ld, dst.ptr(), 2);
-    dst.expectPaddingIntact();
-    for (int64_t r = 0; r < rows; ++r) {
-      double expected = 0;
-      for (int64_t c = 0; c < width; ++c)
-        expected += src.at(r, c);
-      expectNear(dst.at(r, 0), expected, "row " + std::to_string(r));
-    }
-  }
-}
-
 TEST(OpsTest, LossSumAddsAColumnInDouble) {
   std::vector<float> column = {1.5f, kPad, -0.25f, kPad, 1e-8f, kPad};
   EXPECT_DOUBLE_EQ(cavs_op_loss_sum(3, column.data(), 2),

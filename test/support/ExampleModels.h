@@ -39,6 +39,9 @@ inline const std::vector<ExampleModel> &exampleModels() {
        {"V=20", "E=6", "H=5", "C=3"},
        {GraphShape::Tree, GraphShape::Dag}},
       {"lattice.cavs", {"A=7", "V=9", "E=4", "H=5"}, {GraphShape::Dag}},
+      {"attn_treelstm.cavs",
+       {"V=20", "E=6", "H=6", "C=3", "A=4"},
+       {GraphShape::Tree, GraphShape::Dag}},
   };
   return models;
 }

@@ -68,8 +68,6 @@ struct cavs_device_ops {
                      const float *src, int64_t ld, float *dst);
   void (*softmax)(cavs_device_ops *d, int64_t rows, int64_t width,
                   const float *src, int64_t ld, float *dst, int64_t dst_ld);
-  void (*reduce_sum)(cavs_device_ops *d, int64_t rows, int64_t width,
-                     const float *src, int64_t ld, float *dst, int64_t dst_ld);
   cavs_status (*softmax_cross_entropy)(cavs_device_ops *d, int64_t rows,
                                        int64_t width, const float *logits,
                                        int64_t ld, const int32_t *labels,

@@ -107,10 +107,6 @@ CAVS_API void cavs_op_column_sum(int64_t rows, int64_t width, const float *src,
 CAVS_API void cavs_op_softmax(int64_t rows, int64_t width, const float *src,
                               int64_t ld, float *dst, int64_t dst_ld);
 
-/// dst[r * dst_ld] = Σ_c src[r][c]: one value per row.
-CAVS_API void cavs_op_reduce_sum(int64_t rows, int64_t width, const float *src,
-                                 int64_t ld, float *dst, int64_t dst_ld);
-
 /// dst[r * dst_ld] = −log softmax(logits row r)[label], computed as
 /// logsumexp − logit so it is stable; 0 for a negative label (an unlabeled
 /// vertex). A label ≥ width fails with CAVS_ERROR_INVALID_ARGUMENT

@@ -288,21 +288,6 @@ __global__ void softmaxKernel(int64_t rows, int64_t width, const float *src,
   }
 }
 
-template <int kGroup>
-__global__ void reduceSumKernel(int64_t rows, int64_t width,
-                                const float *__restrict__ src, int64_t ld,
-                                float *__restrict__ dst, int64_t dst_ld) {
-  using Group = RowGroup<kGroup>;
-  for (int64_t r = Group::firstRow(); r < rows; r += Group::rowStride()) {
-    const float *in = src + r * ld;
-    float sum = 0.0f;
-    for (int64_t c = Group::lane(); c < width; c += kGroup)
-      sum += in[c];
-    sum = groupReduce<kGroup>(sum, Sum());
-    if (Group::lane() == 0)
-      dst[r * dst_ld] = sum;
-  }
-}
 
 /// loss = logsumexp(row) − row[label], 0 for a negative label; a label
 /// ≥ width is reported and its loss left alone.
@@ -557,17 +542,6 @@ void softmax(cavs_device_ops *d, int64_t rows, int64_t width, const float *src,
   });
 }
 
-void reduceSum(cavs_device_ops *d, int64_t rows, int64_t width,
-               const float *src, int64_t ld, float *dst, int64_t dst_ld) {
-  CudaDevice &dev = deviceOf(d);
-  if (rows == 0)
-    return;
-  launchPerRow(dev, rows, width, [&](auto group, unsigned blocks) {
-    reduceSumKernel<decltype(group)::value>
-        <<<blocks, kBlock, 0, dev.stream>>>(rows, width, src, ld, dst, dst_ld);
-  });
-}
-
 cavs_status softmaxCrossEntropy(cavs_device_ops *d, int64_t rows, int64_t width,
                                 const float *logits, int64_t ld,
                                 const int32_t *labels, int64_t labels_ld,
@@ -702,7 +676,6 @@ void fillDeviceOps(cavs_device_ops &ops) {
   ops.lookup_grad = lookupGrad;
   ops.column_sum = columnSum;
   ops.softmax = softmax;
-  ops.reduce_sum = reduceSum;
   ops.softmax_cross_entropy = softmaxCrossEntropy;
   ops.softmax_cross_entropy_grad = softmaxCrossEntropyGrad;
   ops.gather_rows = gatherRows;

@@ -75,17 +75,6 @@ void cavs_op_column_sum(int64_t rows, int64_t width, const float *src,
   }
 }
 
-void cavs_op_reduce_sum(int64_t rows, int64_t width, const float *src,
-                        int64_t ld, float *dst, int64_t dst_ld) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *in = src + r * ld;
-    float sum = 0.0f;
-    for (int64_t c = 0; c < width; ++c)
-      sum += in[c];
-    dst[r * dst_ld] = sum;
-  }
-}
-
 double cavs_op_loss_sum(int64_t rows, const float *src, int64_t ld) {
   // Double, because an epoch's loss adds up many thousands of terms.
   double sum = 0.0;
