@@ -119,20 +119,20 @@ cavs.model @backward state tensor<4xf32> {
 // y = t - sum(t) / 4 needs the sum first).
 // CHECK-LABEL: cavs.model @reductions
 // CHECK:      %[[X:.*]] = cavs.pull "x"
-// CHECK-NEXT: %[[K:.*]]:3 = cavs.fused(%[[X]]) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>, tensor<f32>) {
+// CHECK-NEXT: %[[K:.*]]:3 = cavs.fused(%[[X]]) {cavs.batching = #cavs.batching<eager>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>, tensor<f32>) {
 // CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<4xf32>):
 // CHECK-NEXT:   %[[T:.*]] = cavs.tanh %[[A]]
 // CHECK-NEXT:   %[[S:.*]] = cavs.reduce_sum %[[T]]
 // CHECK-NEXT:   %[[M:.*]] = cavs.reduce_max %[[T]]
 // CHECK-NEXT:   cavs.yield %[[T]], %[[S]], %[[M]] : tensor<4xf32>, tensor<f32>, tensor<f32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[D:.*]] = cavs.fused(%[[K]]#1) : (tensor<f32>) -> tensor<f32> {
+// CHECK-NEXT: %[[D:.*]] = cavs.fused(%[[K]]#1) {cavs.batching = #cavs.batching<eager>} : (tensor<f32>) -> tensor<f32> {
 // CHECK:        cavs.div
-// CHECK:      %[[Y:.*]] = cavs.fused(%[[K]]#0, %[[D]]) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+// CHECK:      %[[Y:.*]] = cavs.fused(%[[K]]#0, %[[D]]) {cavs.batching = #cavs.batching<eager>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   cavs.sub
 // CHECK-NEXT:   cavs.yield
-// CHECK:      %[[R:.*]] = cavs.fused(%[[X]]) : (tensor<4xf32>) -> tensor<f32> {
+// CHECK:      %[[R:.*]] = cavs.fused(%[[X]]) {cavs.batching = #cavs.batching<eager>} : (tensor<4xf32>) -> tensor<f32> {
 // CHECK-NEXT: ^bb0(%[[B:.*]]: tensor<4xf32>):
 // CHECK-NEXT:   %[[RS:.*]] = cavs.reduce_sum %[[B]]
 // CHECK-NEXT:   cavs.yield %[[RS]] : tensor<f32>
@@ -157,11 +157,11 @@ cavs.model @reductions {
 // An op that uses a reduction's result directly is not fused with it
 // either: the sum is yielded and the product is a second kernel.
 // CHECK-LABEL: cavs.model @direct
-// CHECK:      %[[K:.*]]:2 = cavs.fused(%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
+// CHECK:      %[[K:.*]]:2 = cavs.fused(%{{.*}}) {cavs.batching = #cavs.batching<eager>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
 // CHECK:        cavs.exp
 // CHECK-NEXT:   cavs.reduce_sum
 // CHECK-NEXT:   cavs.yield
-// CHECK:      cavs.fused(%[[K]]#0, %[[K]]#1) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
+// CHECK:      cavs.fused(%[[K]]#0, %[[K]]#1) {cavs.batching = #cavs.batching<eager>} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32> {
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   cavs.div
 // CHECK-NEXT:   cavs.yield
