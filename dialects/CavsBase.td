@@ -17,8 +17,11 @@ def Cavs_Dialect : Dialect {
   let cppNamespace = "::cavs";
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
-    /// The discardable attribute cavs-classify puts on each op of F and ∂F.
+    /// The attribute cavs-classify puts on each op of F and ∂F; verified:
+    /// once one op of a vertex function has it, every op that runs per vertex
+    /// does. cavs-outline-phases turns it into cavs.phase ops.
     static constexpr ::llvm::StringLiteral kBatchingAttrName = "cavs.batching";
     /// cavs-plan-memory: the slots of an op's results (an array of
     /// #cavs.slot, one per result) ...

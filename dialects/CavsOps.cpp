@@ -29,7 +29,7 @@ int64_t cavs::valueWidth(Type type) {
 }
 
 bool cavs::isBatchedOp(Operation *op) {
-  return !isa<ParamRefOp, ConstantOp, BackwardOp>(op);
+  return !isa<ParamRefOp, ConstantOp, BackwardOp, PhaseOp>(op);
 }
 
 /// The shape of a tensor type as the language prints it.
@@ -259,6 +259,20 @@ LogicalResult VertexOp::verify() {
   return success();
 }
 
+/// The ops of F: those of the vertex body, inside its phases once
+/// cavs-outline-phases has run.
+static SmallVector<Operation *> forwardOps(VertexOp vertex) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : vertex.getBody().front()) {
+    if (auto phase = dyn_cast<PhaseOp>(op))
+      for (Operation &inner : phase.getBody().front())
+        ops.push_back(&inner);
+    else
+      ops.push_back(&op);
+  }
+  return ops;
+}
+
 LogicalResult VertexOp::verifyRegions() {
   // Each declared input is read at most once, each declared output written
   // once and the state scattered once: the runtime sizes its buffers from
@@ -266,7 +280,8 @@ LogicalResult VertexOp::verifyRegions() {
   // its input stays declared (and is still passed in by the runtime).
   llvm::StringMap<Operation *> pulled, pushed;
   Operation *scatter = nullptr;
-  for (Operation &op : getBody().front()) {
+  for (Operation *forwardOp : forwardOps(*this)) {
+    Operation &op = *forwardOp;
     auto once = [&](llvm::StringMap<Operation *> &seen, StringRef name,
                     StringRef what) -> LogicalResult {
       auto [it, inserted] = seen.try_emplace(name, &op);
@@ -782,4 +797,42 @@ OpFoldResult SliceOp::fold(FoldAdaptor) {
     offset += valueWidth(input.getType());
   }
   return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// PhaseOp
+//===----------------------------------------------------------------------===//
+
+YieldOp PhaseOp::getYield() {
+  return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+bool PhaseOp::isBackward() { return isa<BackwardOp>((*this)->getParentOp()); }
+
+unsigned PhaseOp::getPhaseNumber() {
+  return (isBackward() ? 3 : 0) + static_cast<unsigned>(getKind());
+}
+
+LogicalResult PhaseOp::verify() {
+  if (getYield().getValues().getTypes() != getResultTypes())
+    return emitOpError("expects cavs.yield of the result types");
+  // The phases of a block in the runtime's order, and nothing that runs per
+  // vertex outside them.
+  for (Operation &sibling : *(*this)->getBlock()) {
+    if (&sibling == getOperation())
+      break;
+    auto earlier = dyn_cast<PhaseOp>(sibling);
+    if (earlier && earlier.getKind() >= getKind())
+      return emitOpError("expects the phases of a block in the order eager, "
+                         "body, lazy, at most one of each");
+  }
+  for (Operation &sibling : *(*this)->getBlock())
+    if (isBatchedOp(&sibling))
+      return sibling.emitOpError("runs per vertex but is outside the phases ")
+             << "of its block";
+  for (Operation &op : getBody().front().without_terminator())
+    if (!isBatchedOp(&op))
+      return op.emitOpError("must be outside the phases, where every phase ")
+             << "reads it";
+  return success();
 }

@@ -544,18 +544,19 @@ def Cavs_FusedOp : Cavs_Op<"fused", [
 }
 
 def Cavs_YieldOp : Cavs_Op<"yield", [
-    Pure, Terminator, ReturnLike, HasParent<"FusedOp">]> {
-  let summary = "the outputs of a fused kernel";
+    Pure, Terminator, ReturnLike, ParentOneOf<["FusedOp", "PhaseOp"]>]> {
+  let summary = "the outputs of a fused kernel or a phase";
   let description = [{
     ```mlir
     cavs.yield %2, %3 : tensor<150xf32>, tensor<150xf32>
     ```
   }];
-  let arguments = (ins Variadic<Cavs_Tensor>:$values);
+  let arguments = (ins Variadic<Cavs_PullType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
 }
 
 include "dialects/CavsGradOps.td"
+include "dialects/CavsPhaseOps.td"
 
 #endif // CAVS_OPS_TD

@@ -238,15 +238,3 @@ cavs::emitCudaKernels(ArrayRef<CudaProgram> programs, raw_ostream &os) {
      << kernels;
   return names;
 }
-
-CudaKernelIndex cavs::numberCudaKernels(ArrayRef<CudaProgram> programs) {
-  CudaKernelIndex index;
-  for (const CudaProgram &program : programs)
-    (void)forEachModelKernel(program.model, program.prefix,
-                             [&](FusedOp fused, StringRef) {
-                               int32_t number = index.size();
-                               index[fused.getOperation()] = number;
-                               return success();
-                             });
-  return index;
-}

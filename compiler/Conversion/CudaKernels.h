@@ -20,7 +20,6 @@
 
 #include "dialects/CavsOps.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -44,13 +43,6 @@ struct CudaProgram {
   ModelOp model;
   std::string prefix;
 };
-
-/// The number of each cavs.fused op's kernel in a model's CUDA image.
-using CudaKernelIndex = llvm::DenseMap<mlir::Operation *, int32_t>;
-
-/// The number of every cavs.fused op of `programs` in emitCudaKernels'
-/// order: what a CUDA phase function launches it by.
-CudaKernelIndex numberCudaKernels(llvm::ArrayRef<CudaProgram> programs);
 
 /// Writes one CUDA translation unit, after a header comment, with the
 /// kernels of every cavs.fused op of `programs`, named and ordered as

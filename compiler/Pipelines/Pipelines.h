@@ -42,11 +42,30 @@ struct OptimizeOptions : public mlir::PassPipelineOptions<OptimizeOptions> {
 void buildOptimizePipeline(mlir::OpPassManager &pm,
                            const OptimizeOptions &options);
 
-/// Registers the cavs passes and the `cavs-optimize` pipeline.
+/// Options of the lowering from planned cavs IR.
+struct LowerOptions : public mlir::PassPipelineOptions<LowerOptions> {
+  Option<std::string> device{*this, "device",
+                             llvm::cl::desc("cpu or cuda"),
+                             llvm::cl::init("cpu")};
+};
+
+/// Appends the lowering of the planned cavs.model ops of a builtin.module
+/// to phase functions and kernels (cavs-lower-fused, cavs-outline-phases,
+/// cavs-lower-to-runtime): func, memref, scf, cf, arith, math and llvm IR.
+void buildLowerToRuntimePipeline(mlir::OpPassManager &pm,
+                                 const LowerOptions &options);
+
+/// Appends the standard lowering of that IR to the LLVM dialect, math
+/// functions approximated by polynomials so that loops using them still
+/// vectorize.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+
+/// Registers the cavs passes and the `cavs-optimize` and `cavs-lower-to-llvm`
+/// pipelines.
 void registerCavsPipelines();
 
-/// Adds the dialects that cavs IR text is written in (cavs, func, arith):
-/// what cavs-opt and the IR fuzzer parse.
+/// Adds the dialects that cavs IR text is written in (cavs, func, arith)
+/// and those of its lowering: what cavs-opt and the IR fuzzer parse.
 void registerIRDialects(mlir::DialectRegistry &registry);
 
 } // namespace cavs

@@ -11,7 +11,7 @@
 #define CAVS_COMPILER_TARGET_MODELDESCRIPTOR_H
 
 #include "compiler/Conversion/ParamOrder.h"
-#include "compiler/Conversion/PhaseFunctions.h"
+#include "compiler/Conversion/RuntimeLowering.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -8,6 +8,7 @@
 
 #include "compiler/Target/ModelLibrary.h"
 
+#include "compiler/Conversion/RuntimeLowering.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/CudaCompiler.h"
 
@@ -84,13 +85,60 @@ LogicalResult writeFile(StringRef path, std::string &error, Fn write) {
 }
 } // namespace
 
-/// The vertex functions of `model` without phase functions: the program of
-/// a library without CPU code.
-static CompiledProgram withoutCode(ModelOp model) {
-  CompiledProgram program{model, {}, /*hasCode=*/false};
-  for (auto vertex : model.getBody().getOps<VertexOp>())
-    program.functions.push_back({vertex, {}});
+/// The phase function symbols of `model` (optimized, planned) under
+/// `prefix`, as cavs-lower-to-runtime names them: one per phase with ops.
+/// Without code, every symbol is empty.
+static CompiledProgram programSymbols(ModelOp model, StringRef prefix,
+                                      bool hasCode) {
+  CompiledProgram program{model, {}, hasCode};
+  for (auto vertex : model.getBody().getOps<VertexOp>()) {
+    VertexFunctionSymbols entry{vertex, {}};
+    BackwardOp backward = vertex.getBackward();
+    for (unsigned phase = 0; phase < kPhaseNames.size(); ++phase) {
+      bool isBackward = phase >= 3;
+      if (!hasCode || (isBackward && !backward))
+        continue;
+      Block &block =
+          isBackward ? backward.getBody().front() : vertex.getBody().front();
+      auto kind = BatchingKindAttr::get(model.getContext(),
+                                        static_cast<BatchingKind>(phase % 3));
+      bool hasOps = llvm::any_of(block, [&](Operation &op) {
+        return isBatchedOp(&op) &&
+               op.getAttr(CavsDialect::kBatchingAttrName) == kind;
+      });
+      if (hasOps)
+        entry.phases[phase] = phaseFunctionName(prefix, vertex, phase);
+    }
+    program.functions.push_back(std::move(entry));
+  }
   return program;
+}
+
+/// Lowers copies of the two programs, named `names`, for `device` and moves
+/// the result into `code`.
+static LogicalResult lowerPrograms(ModelOp train, ModelOp infer,
+                                   std::array<std::string, 2> names,
+                                   StringRef device, ModuleOp code) {
+  OwningOpRef<ModuleOp> lowered = ModuleOp::create(train.getLoc());
+  OpBuilder b(lowered->getBodyRegion());
+  for (auto [model, name] : llvm::zip(std::array{train, infer}, names)) {
+    auto copy = cast<ModelOp>(b.clone(*model.getOperation()));
+    copy.setSymName(name);
+  }
+  LowerOptions options;
+  options.device = device.str();
+  PassManager pm(train.getContext());
+  buildLowerToRuntimePipeline(pm, options);
+  if (failed(pm.run(*lowered)))
+    return failure();
+  // Both devices declare the runtime ops they call; keep one declaration.
+  for (Operation &op : llvm::make_early_inc_range(*lowered->getBody())) {
+    auto symbol = dyn_cast<SymbolOpInterface>(op);
+    if (symbol && code.lookupSymbol(symbol.getName()))
+      continue;
+    op.moveBefore(code.getBody(), code.getBody()->end());
+  }
+  return success();
 }
 
 /// Adds the CUDA kernels and phase functions of both programs to `code`.
@@ -105,17 +153,12 @@ static LogicalResult generateCudaCode(ModelCode &code, StringRef name) {
   if (failed(kernels))
     return failure();
   cuda.kernels = std::move(*kernels);
-  CudaKernelIndex numbers = numberCudaKernels(programs);
-  auto trainPhases = buildCudaPhaseFunctions(train, code.order, *code.code,
-                                             name.str() + "_cuda_train", numbers);
-  if (failed(trainPhases))
+  std::array<std::string, 2> names = {name.str() + "_cuda_train",
+                                      name.str() + "_cuda_infer"};
+  if (failed(lowerPrograms(train, infer, names, "cuda", *code.code)))
     return failure();
-  auto inferPhases = buildCudaPhaseFunctions(infer, code.order, *code.code,
-                                             name.str() + "_cuda_infer", numbers);
-  if (failed(inferPhases))
-    return failure();
-  cuda.train = {train, std::move(*trainPhases)};
-  cuda.infer = {infer, std::move(*inferPhases)};
+  cuda.train = programSymbols(train, names[0], /*hasCode=*/true);
+  cuda.infer = programSymbols(infer, names[1], /*hasCode=*/true);
   code.cuda = std::move(cuda);
   return success();
 }
@@ -143,23 +186,14 @@ FailureOr<ModelCode> cavs::generateModelCode(ModuleOp frontend,
 
   code.code = ModuleOp::create(frontend.getLoc());
   std::string name = train->getSymName().str();
-  code.train = withoutCode(*train);
-  code.infer = withoutCode(*infer);
+  std::array<std::string, 2> names = {name + "_train", name + "_infer"};
+  code.train = programSymbols(*train, names[0], targets.cpu);
+  code.infer = programSymbols(*infer, names[1], targets.cpu);
   if (targets.cuda && failed(generateCudaCode(code, name)))
     return failure();
-  if (!targets.cpu)
-    return code;
-  // After the CUDA code: the CPU kernels' names go into the fused ops.
-  auto trainFunctions =
-      buildPhaseFunctions(*train, code.order, *code.code, name + "_train");
-  if (failed(trainFunctions))
+  if (targets.cpu &&
+      failed(lowerPrograms(*train, *infer, names, "cpu", *code.code)))
     return failure();
-  auto inferFunctions =
-      buildPhaseFunctions(*infer, code.order, *code.code, name + "_infer");
-  if (failed(inferFunctions))
-    return failure();
-  code.train = {*train, std::move(*trainFunctions)};
-  code.infer = {*infer, std::move(*inferFunctions)};
   return code;
 }
 

@@ -14,6 +14,7 @@
 #ifndef CAVS_COMPILER_TARGET_MODELLIBRARY_H
 #define CAVS_COMPILER_TARGET_MODELLIBRARY_H
 
+#include "compiler/Conversion/CudaKernels.h"
 #include "compiler/Target/ModelDescriptor.h"
 #include "compiler/Target/ObjectEmitter.h"
 

@@ -7,14 +7,13 @@
 
 #include "compiler/Target/ObjectEmitter.h"
 
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "compiler/Pipelines/Pipelines.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -29,18 +28,8 @@
 using namespace mlir;
 
 LogicalResult cavs::lowerToLLVMDialect(ModuleOp module) {
-  RewritePatternSet approximations(module.getContext());
-  populateMathPolynomialApproximationPatterns(approximations);
-  if (failed(applyPatternsAndFoldGreedily(module, std::move(approximations))))
-    return module.emitError("polynomial approximation of math ops failed");
-
   PassManager pm(module.getContext());
-  pm.addPass(createConvertSCFToCFPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  buildLowerToLLVMPipeline(pm);
   return pm.run(module);
 }
 

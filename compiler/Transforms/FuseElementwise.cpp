@@ -234,12 +234,12 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
   IRMapping mapping;
   for (Value input : inputs)
     mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
+  // Inside a kernel an op runs when the kernel does: no class of its own.
   for (Value constant : constants)
-    builder.clone(*constant.getDefiningOp(), mapping);
-  for (Operation *op : members) {
-    Operation *copy = builder.clone(*op, mapping);
-    copy->removeAttr(CavsDialect::kBatchingAttrName);
-  }
+    builder.clone(*constant.getDefiningOp(), mapping)
+        ->removeAttr(CavsDialect::kBatchingAttrName);
+  for (Operation *op : members)
+    builder.clone(*op, mapping)->removeAttr(CavsDialect::kBatchingAttrName);
   SmallVector<Value> yielded;
   for (Value output : outputs)
     yielded.push_back(mapping.lookup(output));

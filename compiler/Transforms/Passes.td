@@ -207,4 +207,38 @@ def CavsPlanMemory : Pass<"cavs-plan-memory", "cavs::ModelOp"> {
   }];
 }
 
+def CavsOutlinePhases : Pass<"cavs-outline-phases", "cavs::ModelOp"> {
+  let summary = "group the ops of F and ∂F into one cavs.phase per class";
+  let description = [{
+    Makes the batching classes of `cavs-classify` part of the IR's
+    structure: the ops of each class move, in order, into a `cavs.phase` of
+    that class at the end of their block (before `cavs.backward`), and the
+    `cavs.batching` attributes go. A phase yields the values that later
+    phases or ∂F read. Parameter references and constants stay where they
+    are. The pass needs every op classified and keeps the memory plan; the
+    lowering (`cavs-lower-to-runtime`) makes one function of each phase.
+
+    Before:
+    ```mlir
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<4xf32>
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    %y = cavs.add %x, %s {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    cavs.scatter %y {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    ```
+    After:
+    ```mlir
+    %0 = cavs.phase <eager> -> tensor<4xf32> {
+      %x = cavs.pull "x" : tensor<4xf32>
+      cavs.yield %x : tensor<4xf32>
+    }
+    cavs.phase <body> {
+      %s = cavs.gather 0 : tensor<4xf32>
+      %y = cavs.add %0, %s : tensor<4xf32>
+      cavs.scatter %y : tensor<4xf32>
+      cavs.yield
+    }
+    ```
+  }];
+}
+
 #endif // CAVS_TRANSFORMS_PASSES_TD

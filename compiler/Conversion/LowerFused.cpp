@@ -1,0 +1,51 @@
+//===- LowerFused.cpp - the cavs-lower-fused pass -------------------------===//
+//
+// Runs before cavs-outline-phases: kernels are numbered in the program
+// order of the planned IR, which is also the order of the CUDA source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/FusedKernels.h"
+#include "compiler/Conversion/Passes.h"
+
+namespace cavs {
+#define GEN_PASS_DEF_CAVSLOWERFUSED
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace cavs
+
+using namespace mlir;
+using namespace cavs;
+
+namespace {
+struct LowerFusedPass : public cavs::impl::CavsLowerFusedBase<LowerFusedPass> {
+  using CavsLowerFusedBase::CavsLowerFusedBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (device != "cpu" && device != "cuda") {
+      module.emitError("unknown device '") << device << "' (cpu or cuda)";
+      return signalPassFailure();
+    }
+    int32_t number = firstKernel;
+    for (auto model : llvm::to_vector(module.getOps<ModelOp>())) {
+      std::string prefix =
+          symbolPrefix.empty() ? model.getSymName().str() : symbolPrefix;
+      LogicalResult built = forEachModelKernel(
+          model, prefix, [&](FusedOp fused, StringRef name) -> LogicalResult {
+            Builder b(fused.getContext());
+            if (device == "cuda") {
+              fused->setAttr(kKernelAttrName, b.getI32IntegerAttr(number++));
+              return success();
+            }
+            if (failed(buildFusedKernel(fused, module, name)))
+              return failure();
+            fused->setAttr(kKernelAttrName, FlatSymbolRefAttr::get(
+                                                fused.getContext(), name));
+            return success();
+          });
+      if (failed(built))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

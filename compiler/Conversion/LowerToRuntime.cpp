@@ -1,0 +1,198 @@
+//===- LowerToRuntime.cpp - the cavs-lower-to-runtime pass ----------------===//
+//
+// Each phase is copied into a new function and converted there, so that
+// the model keeps verifying until the end of the pass. A value of an
+// earlier phase enters the copy as the buffer of its memory slot; parameter
+// references and constants are copied in with the ops that read them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/RuntimeLowering.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace cavs {
+#define GEN_PASS_DEF_CAVSLOWERTORUNTIME
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace cavs
+
+using namespace mlir;
+using namespace cavs;
+
+namespace {
+/// Checks what the patterns cannot say well: a whole-type call's state rows
+/// are contiguous only for arity 0 (one task at level 0; see
+/// cavs_call::state_begin).
+LogicalResult checkStateAccess(PhaseOp phase, VertexOp vertex) {
+  if (phase.getKind() == BatchingKind::body || vertex.getArity() == 0)
+    return success();
+  for (Operation &op : phase.getBody().front())
+    if (isa<ScatterOp, StateGradOp>(op))
+      return op.emitOpError("runs outside the task order because vertex "
+                            "function '")
+             << vertex.getSymName() << "' never gathers; declare it with "
+             << "arity 0";
+  return success();
+}
+
+class PhaseBuilder {
+public:
+  PhaseBuilder(PhaseLowering &lowering, PhaseOp phase, Block *code)
+      : lowering(lowering), phase(phase), b(code, code->begin()) {}
+
+  /// The copy of `value` (used by the phase) in the function.
+  FailureOr<Value> lookup(Value value) {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    FailureOr<Value> copy = bring(value);
+    if (succeeded(copy))
+      mapping.map(value, *copy);
+    return copy;
+  }
+
+  LogicalResult copyOps() {
+    for (Operation &op : phase.getBody().front()) {
+      for (Value operand : op.getOperands())
+        if (failed(lookup(operand)))
+          return failure();
+      Operation *copy = b.clone(op, mapping);
+      (void)copy;
+    }
+    return success();
+  }
+
+private:
+  /// A value defined outside the phase, brought into the function.
+  FailureOr<Value> bring(Value value) {
+    // A value of another phase: its definition there.
+    if (auto result = dyn_cast<OpResult>(value))
+      if (auto other = dyn_cast<PhaseOp>(result.getOwner()))
+        value = other.getYield().getValues()[result.getResultNumber()];
+    Operation *definer = value.getDefiningOp();
+    if (isa_and_nonnull<ParamRefOp, ConstantOp>(definer))
+      return b.clone(*definer)->getResult(0);
+    if (isa_and_nonnull<SplitOp, SliceOp>(definer) &&
+        !definer->hasAttr(CavsDialect::kSlotsAttrName)) {
+      // A part of a parameter or constant is read in place.
+      IRMapping partMapping;
+      FailureOr<Value> whole = lookup(definer->getOperand(0));
+      if (failed(whole))
+        return failure();
+      partMapping.map(definer->getOperand(0), *whole);
+      Operation *part = b.clone(*definer, partMapping);
+      return part->getResult(cast<OpResult>(value).getResultNumber());
+    }
+    FailureOr<Value> slot = lowering.slotBuffer(b, value);
+    if (failed(slot))
+      return failure();
+    return b
+        .create<UnrealizedConversionCastOp>(value.getLoc(), value.getType(),
+                                            *slot)
+        .getResult(0);
+  }
+
+  PhaseLowering &lowering;
+  PhaseOp phase;
+  OpBuilder b;
+  IRMapping mapping;
+};
+
+struct LowerToRuntimePass
+    : public cavs::impl::CavsLowerToRuntimeBase<LowerToRuntimePass> {
+  using CavsLowerToRuntimeBase::CavsLowerToRuntimeBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (device != "cpu" && device != "cuda") {
+      module.emitError("unknown device '") << device << "' (cpu or cuda)";
+      return signalPassFailure();
+    }
+    for (auto model : llvm::to_vector(module.getOps<ModelOp>())) {
+      if (failed(lowerModel(model)))
+        return signalPassFailure();
+      model.erase();
+    }
+  }
+
+  LogicalResult lowerModel(ModelOp model) {
+    std::string prefix =
+        symbolPrefix.empty() ? model.getSymName().str() : symbolPrefix;
+    ParamOrder order = ParamOrder::compute(model);
+    for (auto vertex : model.getBody().getOps<VertexOp>()) {
+      if (!vertex->hasAttr(CavsDialect::kArenaWidthAttrName))
+        return vertex.emitOpError(
+            "has no memory plan; run cavs-plan-memory first");
+      PhaseLowering lowering(getOperation(), vertex, order,
+                             device == "cuda" ? Device::CUDA : Device::CPU,
+                             prefix);
+      SmallVector<PhaseOp> phases;
+      SmallVector<Block *, 2> blocks = {&vertex.getBody().front()};
+      if (BackwardOp backward = vertex.getBackward())
+        blocks.push_back(&backward.getBody().front());
+      for (Block *block : blocks)
+        for (Operation &op : *block) {
+          if (auto phase = dyn_cast<PhaseOp>(op))
+            phases.push_back(phase);
+          else if (isBatchedOp(&op))
+            return op.emitOpError("is outside the phases; run "
+                                  "cavs-outline-phases first");
+        }
+      for (PhaseOp phase : phases)
+        if (failed(checkStateAccess(phase, vertex)) ||
+            failed(lowerPhase(phase, lowering,
+                              phaseFunctionName(prefix, vertex,
+                                                phase.getPhaseNumber()))))
+          return failure();
+    }
+    return success();
+  }
+
+  LogicalResult lowerPhase(PhaseOp phase, PhaseLowering &lowering,
+                           StringRef name) {
+    MLIRContext *context = &getContext();
+    ModuleOp module = getOperation();
+    OpBuilder b(context);
+    Location loc = phase.getLoc();
+    Type ptrType = LLVM::LLVMPointerType::get(context);
+    b.setInsertionPointToEnd(module.getBody());
+    auto function = b.create<func::FuncOp>(
+        loc, name, b.getFunctionType({ptrType}, {b.getI32Type()}));
+    // entry: loads the call's fields; code: the phase; exit: returns.
+    Block *entry = function.addEntryBlock();
+    Block *code = new Block(), *exit = new Block();
+    function.getBody().push_back(code);
+    function.getBody().push_back(exit);
+    exit->addArgument(b.getI32Type(), loc);
+    b.setInsertionPointToEnd(exit);
+    b.create<func::ReturnOp>(loc, exit->getArgument(0));
+    b.setInsertionPointToEnd(entry);
+    b.create<cf::BranchOp>(loc, code);
+
+    lowering.begin(function, exit);
+    PhaseBuilder builder(lowering, phase, code);
+    if (failed(builder.copyOps())) {
+      function.erase();
+      return failure();
+    }
+
+    BufferTypeConverter converter;
+    RewritePatternSet patterns(context);
+    populatePhaseLoweringPatterns(patterns, converter, lowering);
+    ConversionTarget target(*context);
+    target.addIllegalDialect<CavsDialect>();
+    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           func::FuncDialect, LLVM::LLVMDialect,
+                           memref::MemRefDialect, scf::SCFDialect>();
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    if (failed(applyPartialConversion(function, target, std::move(patterns))))
+      return failure();
+    // Values of earlier phases were cast to tensors for the copied ops.
+    function.walk([](UnrealizedConversionCastOp cast) {
+      if (cast->use_empty())
+        cast->erase();
+    });
+    return success();
+  }
+};
+} // namespace

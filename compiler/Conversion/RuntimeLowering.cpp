@@ -1,0 +1,312 @@
+//===- RuntimeLowering.cpp - buffers, call fields and runtime calls -------===//
+//
+// Buffers are built from raw pointers as LLVM memref descriptors behind an
+// unrealized cast, and read back with the memref dialect's metadata ops:
+// both sides fold away in the lowering to LLVM, so the printed IR can speak
+// of strided memrefs at no run-time cost.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/RuntimeLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace cavs;
+
+MemRefType cavs::bufferType(Type valueType) {
+  MLIRContext *context = valueType.getContext();
+  Type element = valueType.isInteger(32) ? valueType
+                                         : Type(Float32Type::get(context));
+  auto layout = StridedLayoutAttr::get(context, ShapedType::kDynamic,
+                                       {ShapedType::kDynamic, 1});
+  return MemRefType::get({ShapedType::kDynamic, valueWidth(valueType)},
+                         element, layout);
+}
+
+BufferTypeConverter::BufferTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RankedTensorType type) -> Type { return bufferType(type); });
+  addConversion([](IntegerType type) -> std::optional<Type> {
+    if (type.isInteger(32))
+      return Type(bufferType(type));
+    return std::nullopt;
+  });
+}
+
+bool cavs::readLater(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<YieldOp>(user))
+      return true;
+    if (isa<SplitOp, SliceOp>(user) &&
+        llvm::any_of(user->getResults(), readLater))
+      return true;
+  }
+  return false;
+}
+
+PhaseLowering::PhaseLowering(ModuleOp module, VertexOp vertex,
+                             const ParamOrder &order, Device device,
+                             StringRef symbolPrefix)
+    : device(device), vertex(vertex), order(order), module(module),
+      symbolPrefix(symbolPrefix.str()) {
+  RankedTensorType state = vertex.getModel().getStateType();
+  stateWidth = state ? state.getNumElements() : 0;
+  arenaFloats =
+      vertex->getAttrOfType<IntegerAttr>(CavsDialect::kArenaWidthAttrName)
+          .getInt();
+  scratchFloats =
+      vertex->getAttrOfType<IntegerAttr>(CavsDialect::kScratchWidthAttrName)
+          .getInt();
+}
+
+void PhaseLowering::begin(func::FuncOp function, Block *exit) {
+  callArg = function.getArgument(0);
+  this->exit = exit;
+  fields.clear();
+}
+
+std::string cavs::phaseFunctionName(StringRef prefix, VertexOp vertex,
+                                    unsigned phase) {
+  return (prefix + "_" + vertex.getSymName() + "_" + kPhaseNames[phase]).str();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars, fields
+//===----------------------------------------------------------------------===//
+
+Value PhaseLowering::i64(OpBuilder &b, Location loc, int64_t v) {
+  return b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(v));
+}
+
+Value PhaseLowering::i32(OpBuilder &b, Location loc, int64_t v) {
+  return b.create<arith::ConstantOp>(loc, b.getI32IntegerAttr(v));
+}
+
+Value PhaseLowering::f32(OpBuilder &b, Location loc, float v) {
+  return b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(v));
+}
+
+Value PhaseLowering::floats(OpBuilder &b, Location loc, Value ptr,
+                            Value elements) {
+  return b.create<LLVM::GEPOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
+                               b.getF32Type(), ptr, ValueRange{elements});
+}
+
+Value PhaseLowering::field(OpBuilder &b, CallField index, bool pointer) {
+  // Loaded once in the entry block, so that every later block sees them.
+  int64_t key = int64_t(index) * 2 + pointer;
+  if (Value cached = fields.lookup(key))
+    return cached;
+  OpBuilder::InsertionGuard guard(b);
+  Block *entry = callArg.getParentBlock();
+  b.setInsertionPoint(entry->getTerminator());
+  Location loc = callArg.getLoc();
+  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value address =
+      b.create<LLVM::GEPOp>(loc, ptrType, b.getI64Type(), callArg,
+                            ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  Value value = b.create<LLVM::LoadOp>(
+      loc, pointer ? ptrType : Type(b.getI64Type()), address);
+  fields[key] = value;
+  return value;
+}
+
+Value PhaseLowering::tableEntry(OpBuilder &b, Location loc, CallField table,
+                                int64_t index) {
+  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value address =
+      b.create<LLVM::GEPOp>(loc, ptrType, ptrType, field(b, table, true),
+                            ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  return b.create<LLVM::LoadOp>(loc, ptrType, address);
+}
+
+Value PhaseLowering::stateRows(OpBuilder &b, Location loc, CallField buffer) {
+  Value begin = b.create<arith::MulIOp>(
+      loc, field(b, CallField::StateBegin, false), i64(b, loc, stateWidth));
+  return floats(b, loc, field(b, buffer, true), begin);
+}
+
+Value PhaseLowering::childRows(OpBuilder &b, Location loc, int64_t k) {
+  Value offset = b.create<arith::MulIOp>(loc, i64(b, loc, k), rows(b));
+  return b.create<LLVM::GEPOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
+                               b.getI32Type(), field(b, CallField::Children, true),
+                               ValueRange{offset});
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer,
+                            Value ld, Type valueType) {
+  // The LLVM form of a 2-D strided memref: allocated and aligned pointer,
+  // offset, sizes, strides.
+  MLIRContext *context = b.getContext();
+  Type i64Type = b.getI64Type();
+  auto array = LLVM::LLVMArrayType::get(i64Type, 2);
+  Type ptrType = LLVM::LLVMPointerType::get(context);
+  auto descriptorType = LLVM::LLVMStructType::getLiteral(
+      context, {ptrType, ptrType, i64Type, array, array});
+  Value descriptor = b.create<LLVM::UndefOp>(loc, descriptorType);
+  auto insert = [&](Value value, ArrayRef<int64_t> position) {
+    descriptor =
+        b.create<LLVM::InsertValueOp>(loc, descriptor, value, position);
+  };
+  insert(pointer, {0});
+  insert(pointer, {1});
+  insert(i64(b, loc, 0), {2});
+  insert(rows(b), {3, 0});
+  insert(i64(b, loc, valueWidth(valueType)), {3, 1});
+  insert(ld, {4, 0});
+  insert(i64(b, loc, 1), {4, 1});
+  return b
+      .create<UnrealizedConversionCastOp>(loc, bufferType(valueType),
+                                          descriptor)
+      .getResult(0);
+}
+
+FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  auto slots = result ? result.getOwner()->getAttrOfType<ArrayAttr>(
+                            CavsDialect::kSlotsAttrName)
+                      : nullptr;
+  SlotAttr slot = slots && slots.size() > result.getResultNumber()
+                      ? dyn_cast<SlotAttr>(slots[result.getResultNumber()])
+                      : nullptr;
+  return slotBuffer(b, value, slot);
+}
+
+FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
+                                           SlotAttr slot) {
+  if (!slot) {
+    if (Operation *definer = value.getDefiningOp())
+      return definer->emitOpError(
+          "has no memory slot for its result; run cavs-plan-memory first");
+    return emitError(value.getLoc(), "a block argument has no memory slot");
+  }
+  Location loc = value.getLoc();
+  bool arena = slot.getSpace() == SlotSpace::arena;
+  Value base = field(b, arena ? CallField::Arena : CallField::Scratch, true);
+  Value pointer =
+      slot.getOffset() == 0 ? base
+                            : floats(b, loc, base, i64(b, loc, slot.getOffset()));
+  return buffer(b, loc, pointer, i64(b, loc, arena ? arenaFloats : scratchFloats),
+                value.getType());
+}
+
+Value PhaseLowering::pointerOf(OpBuilder &b, Location loc, Value buffer) {
+  auto metadata = b.create<memref::ExtractStridedMetadataOp>(loc, buffer);
+  Value aligned =
+      b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, buffer);
+  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value pointer = b.create<LLVM::IntToPtrOp>(
+      loc, ptrType,
+      b.create<arith::IndexCastOp>(loc, b.getI64Type(), aligned));
+  Value offset =
+      b.create<arith::IndexCastOp>(loc, b.getI64Type(), metadata.getOffset());
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  return b.create<LLVM::GEPOp>(loc, ptrType, element, pointer,
+                               ValueRange{offset});
+}
+
+Value PhaseLowering::leadingDimension(OpBuilder &b, Location loc,
+                                      Value buffer) {
+  auto metadata = b.create<memref::ExtractStridedMetadataOp>(loc, buffer);
+  return b.create<arith::IndexCastOp>(loc, b.getI64Type(),
+                                      metadata.getStrides()[0]);
+}
+
+Value PhaseLowering::constantArray(OpBuilder &b, Location loc,
+                                   DenseElementsAttr values) {
+  auto flat = RankedTensorType::get({values.getNumElements()}, b.getF32Type());
+  auto type = LLVM::LLVMArrayType::get(b.getF32Type(), flat.getNumElements());
+  std::string name = symbolPrefix + "_" + vertex.getSymName().str() + "_c" +
+                     std::to_string(numConstants++);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    b.create<LLVM::GlobalOp>(loc, type, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, name,
+                             values.reshape(flat));
+  }
+  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value address = b.create<LLVM::AddressOfOp>(loc, ptrType, name);
+  if (device == Device::CPU)
+    return address;
+  return call(b, loc, "cavs_op_constant",
+              {address, i64(b, loc, flat.getNumElements())}, {ptrType})
+      ->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+/// Entries of cavs_device_ops (cavs/device_ops.h), each 8 bytes: the CUDA
+/// phase functions call the runtime through them, by the name of the CPU
+/// op without its `cavs_op_` prefix.
+static int32_t deviceOpIndex(StringRef op) {
+  static constexpr llvm::StringLiteral entries[] = {
+      "gemm",          "gather",       "scatter",
+      "child_grad",    "copy_rows",    "zero_rows",
+      "lookup",        "lookup_grad",  "column_sum",
+      "softmax",       "softmax_cross_entropy",
+      "softmax_cross_entropy_grad",    "gather_rows",
+      "scatter_rows",  "mark_rows",    "loss_sum",
+      "launch",        "constant"};
+  for (auto [i, entry] : llvm::enumerate(entries))
+    if (entry == op)
+      return int32_t(i);
+  llvm_unreachable("a runtime op without a device table entry");
+}
+
+Operation *PhaseLowering::call(OpBuilder &b, Location loc, StringRef name,
+                               ValueRange arguments, TypeRange results) {
+  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  if (device == Device::CUDA) {
+    // callee = device->ops[entry]; callee(device, arguments...).
+    Value device = field(b, CallField::Device, true);
+    Value entry = b.create<LLVM::GEPOp>(
+        loc, ptrType, ptrType, device,
+        ArrayRef<LLVM::GEPArg>{
+            deviceOpIndex(name.drop_front(StringRef("cavs_op_").size()))});
+    Value callee = b.create<LLVM::LoadOp>(loc, ptrType, entry);
+    SmallVector<Type> types = {ptrType};
+    llvm::append_range(types, arguments.getTypes());
+    Type result = results.empty() ? LLVM::LLVMVoidType::get(b.getContext())
+                                  : results.front();
+    SmallVector<Value> operands = {callee, device};
+    llvm::append_range(operands, arguments);
+    return b.create<LLVM::CallOp>(
+        loc, LLVM::LLVMFunctionType::get(result, types), operands);
+  }
+  auto function = module.lookupSymbol<func::FuncOp>(name);
+  if (!function) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    function = b.create<func::FuncOp>(
+        loc, name, b.getFunctionType(arguments.getTypes(), results));
+    function.setPrivate();
+  }
+  return b.create<func::CallOp>(loc, function, arguments);
+}
+
+void PhaseLowering::callChecked(ConversionPatternRewriter &rewriter,
+                                Location loc, StringRef name,
+                                ValueRange arguments) {
+  Value status =
+      call(rewriter, loc, name, arguments, {rewriter.getI32Type()})
+          ->getResult(0);
+  Value failed = rewriter.create<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ne, status, i32(rewriter, loc, 0));
+  Block *current = rewriter.getInsertionBlock();
+  Block *next = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+  rewriter.setInsertionPointToEnd(current);
+  rewriter.create<cf::CondBranchOp>(loc, failed, exit, ValueRange{status},
+                                    next, ValueRange{});
+  rewriter.setInsertionPointToStart(next);
+}

@@ -1,0 +1,176 @@
+//===- RuntimeLowering.h - what the phase lowering patterns share -*- C++ -*-===//
+//
+// A phase function has the C signature
+//
+//   cavs_status phase(const cavs_call *call);
+//
+// (cavs/program.h). Its values are strided buffers, one row per vertex of
+// the call: memref<?xWxf32, strided<[?, 1], offset: ?>> (W the value's
+// width; i32 values have W = 1 and element i32). A buffer is a memory slot
+// of the plan (arena or task scratch columns), a parameter (leading
+// dimension 0 when a vector is broadcast to every row), a constant array
+// (leading dimension 0), or a view of the state buffers. The runtime ops
+// and the fused kernels take each buffer as (pointer, leading dimension).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAVS_COMPILER_CONVERSION_RUNTIMELOWERING_H
+#define CAVS_COMPILER_CONVERSION_RUNTIMELOWERING_H
+
+#include "compiler/Conversion/ParamOrder.h"
+#include "dialects/CavsOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <array>
+
+namespace cavs {
+
+/// Fields of cavs_call (cavs/program.h), each 8 bytes.
+enum class CallField : int32_t {
+  Rows,
+  Arena,
+  Scratch,
+  State,
+  StateGrad,
+  StateBegin,
+  Children,
+  ChildViews,
+  Vertices,
+  NumVertices,
+  Params,
+  Grads,
+  GradStore,
+  Pulls,
+  PullGrads,
+  Pushes,
+  PushGrads,
+  Loss,
+  Device,
+};
+
+/// The phases, in execution order (cavs_phase of the runtime).
+inline constexpr std::array<llvm::StringLiteral, 6> kPhaseNames = {
+    "forward_eager",  "forward_body",  "forward_lazy",
+    "backward_eager", "backward_body", "backward_lazy"};
+
+/// The symbol of a phase function: `<prefix>_<vertex>_<phase>`.
+std::string phaseFunctionName(llvm::StringRef prefix, VertexOp vertex,
+                              unsigned phase);
+
+/// The phase functions of one vertex function.
+struct VertexFunctionSymbols {
+  VertexOp vertex;
+  /// Symbol of each phase (kPhaseNames order); empty for a phase without
+  /// ops.
+  std::array<std::string, 6> phases;
+};
+
+/// The device phase functions are generated for.
+enum class Device { CPU, CUDA };
+
+/// The type of a per-vertex value's buffer.
+mlir::MemRefType bufferType(mlir::Type valueType);
+
+/// Converts per-vertex values (f32 tensors, i32 scalars) to their buffers.
+class BufferTypeConverter : public mlir::TypeConverter {
+public:
+  BufferTypeConverter();
+};
+
+/// The state of lowering one phase function, shared by its patterns.
+class PhaseLowering {
+public:
+  PhaseLowering(mlir::ModuleOp module, VertexOp vertex, const ParamOrder &order,
+                Device device, llvm::StringRef symbolPrefix);
+
+  /// Starts `function`, whose entry block loads the call's fields and
+  /// whose block `exit` returns its i32 argument.
+  void begin(mlir::func::FuncOp function, mlir::Block *exit);
+
+  Device device;
+  VertexOp vertex;
+  const ParamOrder &order;
+  int64_t stateWidth = 0;
+
+  // The call.
+  mlir::Value field(mlir::OpBuilder &b, CallField index, bool pointer);
+  mlir::Value rows(mlir::OpBuilder &b) { return field(b, CallField::Rows, false); }
+  /// Entry `index` of the pointer table `table` (params, grads, pulls...).
+  mlir::Value tableEntry(mlir::OpBuilder &b, mlir::Location loc,
+                         CallField table, int64_t index);
+  mlir::Value param(mlir::OpBuilder &b, mlir::Location loc,
+                    llvm::StringRef symbol, bool gradient) {
+    return tableEntry(b, loc, gradient ? CallField::Grads : CallField::Params,
+                      order.tableIndex.lookup(symbol));
+  }
+  /// The state (or state-gradient) row of the call's first vertex.
+  mlir::Value stateRows(mlir::OpBuilder &b, mlir::Location loc,
+                        CallField buffer);
+  /// children + k * rows: the child rows of slot k.
+  mlir::Value childRows(mlir::OpBuilder &b, mlir::Location loc, int64_t k);
+
+  // Buffers.
+  /// `pointer` with leading dimension `ld` as the buffer of `valueType`.
+  mlir::Value buffer(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::Value pointer, mlir::Value ld,
+                     mlir::Type valueType);
+  /// The memory slot the plan gave `value`, as its buffer.
+  mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
+                                          mlir::Value value);
+  mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
+                                          mlir::Value value, SlotAttr slot);
+  /// A buffer's first element and leading dimension (in elements).
+  mlir::Value pointerOf(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value buffer);
+  mlir::Value leadingDimension(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value buffer);
+  /// A constant's values as a global array.
+  mlir::Value constantArray(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::DenseElementsAttr values);
+
+  // Calls.
+  /// Calls runtime op `name` (cavs/ops.h): directly on the CPU, through
+  /// cavs_call::device's table (cavs/device_ops.h) on CUDA.
+  mlir::Operation *call(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::StringRef name, mlir::ValueRange arguments,
+                        mlir::TypeRange results = {});
+  /// Calls a runtime op returning cavs_status; returns it from the phase
+  /// function on failure, so that later ops do not run.
+  void callChecked(mlir::ConversionPatternRewriter &rewriter,
+                   mlir::Location loc, llvm::StringRef name,
+                   mlir::ValueRange arguments);
+  mlir::Block *exitBlock() { return exit; }
+
+  // Scalars.
+  mlir::Value i64(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+  mlir::Value i32(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+  mlir::Value f32(mlir::OpBuilder &b, mlir::Location loc, float v);
+  /// `ptr` advanced by `elements` floats.
+  mlir::Value floats(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                     mlir::Value elements);
+
+private:
+  mlir::ModuleOp module;
+  std::string symbolPrefix;
+  int64_t arenaFloats = 0, scratchFloats = 0;
+  unsigned numConstants = 0;
+  mlir::Value callArg;
+  mlir::Block *exit = nullptr;
+  llvm::DenseMap<int64_t, mlir::Value> fields;
+};
+
+/// The patterns that lower the ops of a phase to runtime calls.
+void populatePhaseLoweringPatterns(mlir::RewritePatternSet &patterns,
+                                   BufferTypeConverter &converter,
+                                   PhaseLowering &lowering);
+
+/// Whether `value` must stay in its memory slot at the end of its phase:
+/// a later phase reads it (the phase yields it, or a part of it).
+bool readLater(mlir::Value value);
+
+} // namespace cavs
+
+#endif // CAVS_COMPILER_CONVERSION_RUNTIMELOWERING_H
