@@ -54,7 +54,9 @@ void cavs::buildLowerToRuntimePipeline(OpPassManager &pm,
 void cavs::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCavsApproximateMath());
   pm.addPass(createConvertSCFToCFPass());
+  // Subviews become offset arithmetic (affine, then arith).
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -1,0 +1,33 @@
+// cavs-lower-fused gives each cavs.fused op its kernel: on the CPU a loop
+// function `<model>_<vertex>_k<N>` (rows, then columns; a reduction is a
+// value the column loop carries), on CUDA its number in the CUDA source.
+// RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused)' | FileCheck %s
+// RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=5})' | FileCheck %s --check-prefix=CUDA
+// RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-lower-fused{device=tpu})' 2>&1 | FileCheck %s --check-prefix=DEVICE
+
+// CHECK:       cavs.fused({{.*}}) {{{.*}}cavs.kernel = @m_v_k0
+// CHECK:       cavs.fused({{.*}}) {{{.*}}cavs.kernel = @m_v_k1
+// CHECK-LABEL: func.func @m_v_k0(%arg0: i64, %arg1: !llvm.ptr {llvm.noalias}, %arg2: i64, %arg3: !llvm.ptr {llvm.noalias}, %arg4: i64)
+// CHECK:         scf.for %[[ROW:.*]] = %c0 to %{{.*}} step %c1 {
+// CHECK:           scf.for %[[COL:.*]] = %c0 to %c4 step %c1 {
+// CHECK:             math.tanh
+// CHECK:             llvm.store
+// CHECK-LABEL: func.func @m_v_k1(
+// CHECK:         %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %cst) -> (f32) {
+// CHECK:           arith.addf %[[ACC]]
+// CHECK:         llvm.store %[[SUM]]
+
+// CUDA-NOT:    func.func
+// CUDA:        cavs.kernel = 5 : i32
+// CUDA:        cavs.kernel = 6 : i32
+
+// DEVICE: error: unknown device 'tpu' (cpu or cuda)
+cavs.model @m state tensor<4xf32> {
+  cavs.vertex @v arity 1 pulls {} pushes {} {
+    %c = cavs.gather 0 : tensor<4xf32>
+    %h = cavs.tanh %c : tensor<4xf32>
+    cavs.scatter %h : tensor<4xf32>
+    %s = cavs.reduce_sum %h : tensor<4xf32>
+    cavs.loss %s : tensor<f32>
+  }
+}

@@ -1,0 +1,100 @@
+// The phases of a vertex function are verified: their order, what goes in
+// and out of them, and the batching classes they come from.
+// RUN: cavs-opt %s -split-input-file -verify-diagnostics
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    cavs.phase <body> {
+      cavs.yield
+    }
+    // expected-error @below {{'cavs.phase' op expects the phases of a block in the order eager, body, lazy, at most one of each}}
+    cavs.phase <eager> {
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    cavs.phase <eager> {
+      cavs.yield
+    }
+    // expected-error @below {{'cavs.phase' op expects the phases of a block in the order eager, body, lazy, at most one of each}}
+    cavs.phase <eager> {
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    // expected-error @below {{'cavs.pull' op runs per vertex but is outside the phases of its block}}
+    %x = cavs.pull "x" : tensor<2xf32>
+    cavs.phase <eager> {
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.param @b : tensor<2xf32> init zeros
+  cavs.vertex @v arity 0 pulls {} pushes {} {
+    cavs.phase <eager> {
+      // expected-error @below {{'cavs.param_ref' op must be outside the phases, where every phase reads it}}
+      %b = cavs.param_ref @b : tensor<2xf32>
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    // expected-error @below {{'cavs.phase' op expects cavs.yield of the result types}}
+    %0 = cavs.phase <eager> -> tensor<2xf32> {
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
+// A vertex function's ops are classified all or none: no lowering guesses
+// a class.
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
+    // expected-error @below {{'cavs.tanh' op has no 'cavs.batching' while other ops of vertex function 'v' have one}}
+    %t = cavs.tanh %x : tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    // expected-error @below {{'cavs.pull' op expects 'cavs.batching' to be a #cavs.batching, got "eager"}}
+    %x = cavs.pull "x" {cavs.batching = "eager"} : tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
+    %y = cavs.fused(%x) {cavs.batching = #cavs.batching<eager>} : (tensor<2xf32>) -> tensor<2xf32> {
+    ^bb0(%a: tensor<2xf32>):
+      // expected-error @below {{'cavs.tanh' op may not carry 'cavs.batching': only ops of F and ∂F have a class}}
+      %t = cavs.tanh %a {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
+      cavs.yield %t : tensor<2xf32>
+    }
+  }
+}
