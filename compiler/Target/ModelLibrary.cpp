@@ -21,10 +21,9 @@
 using namespace mlir;
 using namespace cavs;
 
-namespace {
-/// A copy of `frontend` optimized with or without ∂F.
 FailureOr<OwningOpRef<ModuleOp>>
-optimize(ModuleOp frontend, const OptimizationSwitches &sw, bool autodiff) {
+cavs::optimizeModel(ModuleOp frontend, const OptimizationSwitches &sw,
+                    bool autodiff) {
   OwningOpRef<ModuleOp> module = frontend.clone();
   OptimizeOptions options;
   options.autodiff = autodiff;
@@ -38,6 +37,7 @@ optimize(ModuleOp frontend, const OptimizationSwitches &sw, bool autodiff) {
   return module;
 }
 
+namespace {
 FailureOr<ModelOp> singleModel(ModuleOp module) {
   auto models = module.getOps<ModelOp>();
   if (models.empty() || std::next(models.begin()) != models.end())
@@ -168,10 +168,10 @@ FailureOr<ModelCode> cavs::generateModelCode(ModuleOp frontend,
                                              const Targets &targets) {
   ModelCode code;
   // Stop at the first failure: the other program would report it again.
-  auto trainIR = optimize(frontend, sw, /*autodiff=*/true);
+  auto trainIR = optimizeModel(frontend, sw, /*autodiff=*/true);
   if (failed(trainIR))
     return failure();
-  auto inferIR = optimize(frontend, sw, /*autodiff=*/false);
+  auto inferIR = optimizeModel(frontend, sw, /*autodiff=*/false);
   if (failed(inferIR))
     return failure();
   code.trainIR = std::move(*trainIR);

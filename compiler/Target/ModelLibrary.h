@@ -62,6 +62,11 @@ struct ModelCode {
   std::optional<CudaCode> cuda;
 };
 
+/// A copy of `frontend` optimized (cavs-optimize) with or without ∂F.
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+optimizeModel(mlir::ModuleOp frontend, const OptimizationSwitches &sw,
+              bool autodiff);
+
 /// Optimizes the single cavs.model of `frontend` (left unchanged) both ways
 /// and generates its code for `targets`; diagnostics go to the context.
 mlir::FailureOr<ModelCode> generateModelCode(mlir::ModuleOp frontend,

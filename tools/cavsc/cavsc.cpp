@@ -7,16 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Analysis/ModelStats.h"
 #include "compiler/Config.h"
-#include "compiler/Conversion/CudaKernels.h"
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
-#include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Support/LargeStack.h"
-#include "compiler/Target/CudaCompiler.h"
-#include "compiler/Target/ModelLibrary.h"
+#include "compiler/Target/CompileDriver.h"
 #include "dialects/CavsDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,7 +25,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
@@ -44,20 +39,7 @@
 using namespace llvm;
 
 namespace {
-/// The stage whose result cavsc writes out.
-enum class Emit {
-  AST,
-  MLIR,
-  OptimizedMLIR,
-  Stats,
-  LLVM,
-  Object,
-  Header,
-  SO,
-  Cuda,
-  Ptx,
-  Cubin
-};
+using cavs::Emit;
 
 cl::OptionCategory category("cavsc options");
 
@@ -272,27 +254,6 @@ cavs::RuntimeLocation locateRuntime(const char *argv0) {
   return runtime;
 }
 
-/// Writes the CUDA C source of the kernels of both of `code`'s programs, or
-/// (`kind` Ptx or Cubin) what NVRTC compiles it to.
-LogicalResult emitCuda(cavs::ModelCode &code, Emit kind, raw_ostream &os) {
-  std::string model = code.train.model.getSymName().str();
-  const std::string &source = code.cuda->source;
-  if (kind == Emit::Cuda) {
-    os << source;
-    return success();
-  }
-  std::string binary, error;
-  if (failed(cavs::compileCuda(source, model + ".cu",
-                               kind == Emit::Ptx ? cavs::CudaBinary::Ptx
-                                                 : cavs::CudaBinary::Cubin,
-                               binary, error))) {
-    WithColor::error(errs(), "cavsc") << error << "\n";
-    return failure();
-  }
-  os << binary;
-  return success();
-}
-
 /// Prints a diagnostic of the passes like the frontend's (clipped source
 /// line and quotes) when it points into the .cavs source, else with its
 /// location as MLIR prints it.
@@ -364,53 +325,21 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
     return success();
   }
 
-  StringRef sourceName = sys::path::filename(inputFilename);
-  if (kind == Emit::Header) {
-    for (auto model : module->getOps<cavs::ModelOp>())
-      cavs::writeModelHeader(model, sourceName, os);
-    return success();
-  }
-  if (kind == Emit::OptimizedMLIR || kind == Emit::Stats) {
-    cavs::OptimizeOptions options;
-    options.mergeMatmuls = mergeMatmuls.getValue();
-    options.lazyBatching = lazyBatching.getValue();
-    options.fusion = fusion.getValue();
-    mlir::PassManager pm(&context);
-    cavs::buildOptimizePipeline(pm, options);
-    if (failed(pm.run(*module)))
-      return failure();
-    if (kind == Emit::Stats)
-      for (auto model : module->getOps<cavs::ModelOp>())
-        cavs::printModelStats(model, os);
-    else
-      module->print(os);
-    return success();
-  }
-
-  cavs::OptimizationSwitches switches{mergeMatmuls, lazyBatching, fusion};
-  bool cudaKernels = kind == Emit::Cuda || kind == Emit::Ptx || kind == Emit::Cubin;
-  if (cudaKernels)
-    targets.cuda = true;
-  FailureOr<cavs::ModelCode> code =
-      cavs::generateModelCode(*module, switches, targets);
-  if (failed(code))
+  cavs::CompileRequest request;
+  request.emit = kind;
+  request.switches = {mergeMatmuls, lazyBatching, fusion};
+  request.targets = targets;
+  request.cpu = {cpu, optLevel};
+  request.runtime = runtime;
+  request.sourceName = sys::path::filename(inputFilename).str();
+  request.output = outputFilename;
+  std::string error;
+  if (failed(cavs::compileModel(*module, request, os, error))) {
+    if (!error.empty())
+      WithColor::error(errs(), "cavsc") << error << "\n";
     return failure();
-  if (cudaKernels)
-    return emitCuda(*code, kind, os);
-  cavs::CpuTarget target{cpu, optLevel};
-  if (kind == Emit::SO) {
-    std::string error;
-    if (failed(cavs::writeModelLibrary(*code, target, runtime, sourceName,
-                                       outputFilename, error))) {
-      if (!error.empty())
-        WithColor::error(errs(), "cavsc") << error << "\n";
-      return failure();
-    }
-    return success();
   }
-  if (failed(cavs::lowerToLLVMDialect(*code->code)))
-    return failure();
-  return cavs::emitLLVM(*code->code, target, os, kind == Emit::Object);
+  return success();
 }
 } // namespace
 
