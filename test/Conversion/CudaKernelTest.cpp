@@ -343,11 +343,11 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
   ASSERT_TRUE(buffer) << "cannot read " << path;
   llvm::SourceMgr sourceMgr;
   addSourceBuffer(sourceMgr, std::move(*buffer));
-  std::unique_ptr<CheckedModule> checked =
+  std::unique_ptr<FrontendResult> checked =
       runFrontend(sourceMgr, GetParam().defines);
   ASSERT_TRUE(checked) << path << " does not compile";
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      generateMLIR(test.context, sourceMgr, checked->program);
+      generateMLIR(test.context, sourceMgr, checked->model);
   ASSERT_TRUE(module);
   mlir::FailureOr<ModelCode> code =
       generateModelCode(*module, OptimizationSwitches{}, Targets{true, true});

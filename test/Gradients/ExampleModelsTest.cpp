@@ -70,7 +70,7 @@ protected:
 
   llvm::SourceMgr sourceMgr;
   mlir::MLIRContext context;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 

@@ -113,7 +113,7 @@ protected:
   llvm::SourceMgr sourceMgr;
   mlir::MLIRContext context;
   std::optional<mlir::ScopedDiagnosticHandler> handler;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   test::LoadedModelLibrary library;
   const cavs_model_def *definition = nullptr;

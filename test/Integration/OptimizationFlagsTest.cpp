@@ -131,7 +131,7 @@ struct Frontend {
     test::loadExampleModel(model, context, sourceMgr, checked, module);
   }
   llvm::SourceMgr sourceMgr;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 

@@ -331,7 +331,7 @@ void printMLIRDiagnostic(SourceMgr &sourceMgr, mlir::Diagnostic &diag) {
 /// shared object, to the file `outputFilename`).
 LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
                       const cavs::RuntimeLocation &runtime, raw_ostream &os) {
-  std::unique_ptr<cavs::CheckedModule> checked =
+  std::unique_ptr<cavs::FrontendResult> checked =
       cavs::runFrontend(sourceMgr, defines);
   if (!checked)
     return failure();
@@ -356,7 +356,7 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
   auto unregister = llvm::make_scope_exit(
       [&] { context.getDiagEngine().eraseHandler(handler); });
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      cavs::generateMLIR(context, sourceMgr, checked->program);
+      cavs::generateMLIR(context, sourceMgr, checked->model);
   if (!module || failed(mlir::verify(*module)))
     return failure();
   if (kind == Emit::MLIR) {
