@@ -328,11 +328,6 @@ TEST(CudaCompiler, WithoutCudaItSaysHowToGetIt) {
                    "-DCAVS_ENABLE_CUDA=ON)");
 }
 
-std::string modelName(const testing::TestParamInfo<test::ExampleModel> &info) {
-  std::string name = info.param.file;
-  return name.substr(0, name.find('.'));
-}
-
 class CudaExampleModelTest : public testing::TestWithParam<test::ExampleModel> {
 };
 
@@ -397,5 +392,6 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ExampleModels, CudaExampleModelTest,
-                         testing::ValuesIn(test::exampleModels()), modelName);
+                         testing::ValuesIn(test::exampleModels()),
+                         test::exampleModelName);
 } // namespace

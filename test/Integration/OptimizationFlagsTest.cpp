@@ -46,11 +46,6 @@ const Build kBuilds[] = {
     {"all three off", {false, false, false}},
 };
 
-std::string modelName(const testing::TestParamInfo<test::ExampleModel> &info) {
-  std::string name = info.param.file;
-  return name.substr(0, name.find('.'));
-}
-
 /// A temporary checkpoint path, removed with the object.
 struct TemporaryFile {
   TemporaryFile() {
@@ -232,7 +227,8 @@ void OptimizationFlagsTest::checkCheckpoints() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, OptimizationFlagsTest,
-                         testing::ValuesIn(test::exampleModels()), modelName);
+                         testing::ValuesIn(test::exampleModels()),
+                         test::exampleModelName);
 
 // A checkpoint that does not fit names the parameter that differs, not
 // only the signatures.
