@@ -14,6 +14,7 @@
 #ifndef CAVS_COMPILER_TARGET_MODELLIBRARY_H
 #define CAVS_COMPILER_TARGET_MODELLIBRARY_H
 
+#include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/ModelDescriptor.h"
 #include "compiler/Target/ObjectEmitter.h"
 
@@ -22,13 +23,6 @@
 #include <optional>
 
 namespace cavs {
-
-/// The optimization switches (the paper's ablations; cavs-optimize).
-struct OptimizationSwitches {
-  bool mergeMatmuls = true;
-  bool lazyBatching = true;
-  bool fusion = true;
-};
 
 /// The devices a model library has code for (cavsc --target).
 struct Targets {

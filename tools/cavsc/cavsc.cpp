@@ -112,16 +112,13 @@ cl::opt<std::string> runtimeDir(
     cl::desc("Directory of libcavs_runtime.so to link model libraries "
              "against (default: ../lib next to cavsc)"),
     cl::value_desc("dir"), cl::cat(category));
-// Ablation switches of the optimization pipeline (see docs/passes.md).
-cl::opt<bool> mergeMatmuls("merge-matmuls", cl::init(true),
-                           cl::desc("Merge matmuls that share their vector"),
-                           cl::cat(category));
-cl::opt<bool> lazyBatching("lazy-batching", cl::init(true),
-                           cl::desc("Batch eager and lazy ops over all vertices"),
-                           cl::cat(category));
-cl::opt<bool> fusion("fusion", cl::init(true),
-                     cl::desc("Fuse elementwise ops into kernels"),
-                     cl::cat(category));
+// Ablation switches of the optimization pipeline (see docs/passes.md), one
+// flag per entry of compiler/Pipelines/Optimizations.def.
+cavs::OptimizationSwitches switches;
+#define CAVS_OPTIMIZATION(FIELD, FLAG, DESCRIPTION, NOUN, TAG)                 \
+  cl::opt<bool, true> FIELD##Flag(FLAG, cl::location(switches.FIELD),          \
+                                  cl::desc(DESCRIPTION), cl::cat(category));
+#include "compiler/Pipelines/Optimizations.def"
 cl::opt<std::string> cpu("cpu", cl::init("native"),
                         cl::desc("CPU to generate code for: native (the "
                                  "machine cavsc runs on) or an LLVM CPU name "
@@ -372,9 +369,7 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
   }
   if (kind == Emit::OptimizedMLIR || kind == Emit::Stats) {
     cavs::OptimizeOptions options;
-    options.mergeMatmuls = mergeMatmuls.getValue();
-    options.lazyBatching = lazyBatching.getValue();
-    options.fusion = fusion.getValue();
+    options.setSwitches(switches);
     mlir::PassManager pm(&context);
     cavs::buildOptimizePipeline(pm, options);
     if (failed(pm.run(*module)))
@@ -387,7 +382,6 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
     return success();
   }
 
-  cavs::OptimizationSwitches switches{mergeMatmuls, lazyBatching, fusion};
   bool cudaKernels = kind == Emit::Cuda || kind == Emit::Ptx || kind == Emit::Cubin;
   if (cudaKernels)
     targets.cuda = true;
