@@ -27,8 +27,8 @@ struct DimOverride {
   int64_t value;
 };
 
-/// Checks `module`; returns the model, or std::nullopt if any error was
-/// reported (here or before).
+/// Checks `module`; returns the checked model, or std::nullopt if any error
+/// was reported (here or before).
 std::optional<checked::Model> checkModule(const ModuleAST &module,
                                           llvm::ArrayRef<DimOverride> overrides,
                                           DiagEngine &diag);
