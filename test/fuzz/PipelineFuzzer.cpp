@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       cavs::generateMLIR(*context, sourceMgr, checked->model);
   if (!module)
     return 0;
-  // The frontend checked the program, so its IR must verify (cavsc would
+  // The frontend checked the model, so its IR must verify (cavsc would
   // print an internal error otherwise).
   cavs::fuzz::verifyOrDie(*module, "the frontend's IR does not verify");
   cavs::fuzz::runOptimizePipeline(*module);
