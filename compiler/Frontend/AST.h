@@ -10,7 +10,7 @@
 #ifndef CAVS_COMPILER_FRONTEND_AST_H
 #define CAVS_COMPILER_FRONTEND_AST_H
 
-#include "compiler/Frontend/Program.h"
+#include "compiler/Frontend/CheckedModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -395,7 +395,7 @@ private:
 class ParamDecl : public Decl {
 public:
   ParamDecl(llvm::SMLoc loc, llvm::StringRef name, llvm::SMLoc nameLoc,
-            TypeSpec type, InitKind init, llvm::SMLoc initLoc,
+            TypeSpec type, checked::InitKind init, llvm::SMLoc initLoc,
             llvm::SmallVector<ExprPtr, 2> initArgs)
       : Decl(Kind::Param, loc), name(name), nameLoc(nameLoc),
         type(std::move(type)), init(init), initLoc(initLoc),
@@ -404,7 +404,7 @@ public:
   llvm::StringRef getName() const { return name; }
   llvm::SMLoc getNameLoc() const { return nameLoc; }
   const TypeSpec &getType() const { return type; }
-  InitKind getInit() const { return init; }
+  checked::InitKind getInit() const { return init; }
   llvm::SMLoc getInitLoc() const { return initLoc; }
   /// Each argument is a NumberExpr, possibly under one NegExpr.
   llvm::ArrayRef<ExprPtr> getInitArgs() const { return initArgs; }
@@ -415,7 +415,7 @@ private:
   llvm::StringRef name;
   llvm::SMLoc nameLoc;
   TypeSpec type;
-  InitKind init;
+  checked::InitKind init;
   llvm::SMLoc initLoc;
   llvm::SmallVector<ExprPtr, 2> initArgs;
 };

@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace cavs;
+using namespace cavs::checked;
 using llvm::cast;
 
 namespace {

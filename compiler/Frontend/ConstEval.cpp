@@ -12,6 +12,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace cavs;
+using namespace cavs::checked;
 using llvm::cast;
 
 static std::optional<int64_t> evaluateBinary(const BinaryExpr &binary,

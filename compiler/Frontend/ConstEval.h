@@ -33,8 +33,8 @@ std::optional<int64_t> evaluateInt(const Expr &expr, IntNameResolver resolve,
 
 /// Evaluates a written type: `i32`, or `f32[...]` whose extents must all be
 /// positive. Which ranks are allowed is the caller's business.
-std::optional<Type> evaluateType(const TypeSpec &spec, IntNameResolver resolve,
-                                 DiagEngine &diag);
+std::optional<checked::Type>
+evaluateType(const TypeSpec &spec, IntNameResolver resolve, DiagEngine &diag);
 
 } // namespace cavs
 

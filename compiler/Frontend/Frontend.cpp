@@ -54,7 +54,7 @@ void cavs::addSourceBuffer(llvm::SourceMgr &sourceMgr,
   sourceMgr.AddNewSourceBuffer(std::move(source), llvm::SMLoc());
 }
 
-std::unique_ptr<CheckedModule>
+std::unique_ptr<FrontendResult>
 cavs::runFrontend(llvm::SourceMgr &sourceMgr,
                   llvm::ArrayRef<std::string> defines) {
   DiagEngine diag(sourceMgr, "cavsc");
@@ -68,16 +68,16 @@ cavs::runFrontend(llvm::SourceMgr &sourceMgr,
   if (diag.getNumErrors() != errorsBeforeParsing || diag.shouldStop())
     return nullptr;
 
-  std::optional<Program> program = checkModule(*ast, overrides, diag);
-  if (!program)
+  std::optional<checked::Model> model = checkModule(*ast, overrides, diag);
+  if (!model)
     return nullptr;
-  auto module = std::make_unique<CheckedModule>();
+  auto module = std::make_unique<FrontendResult>();
   module->sourceMgr = &sourceMgr;
   module->ast = std::move(ast);
-  module->program = std::move(*program);
+  module->model = std::move(*model);
   return module;
 }
 
-void cavs::printAST(const CheckedModule &module, llvm::raw_ostream &os) {
+void cavs::printAST(const FrontendResult &module, llvm::raw_ostream &os) {
   dumpAST(*module.ast, *module.sourceMgr, os);
 }

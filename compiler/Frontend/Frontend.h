@@ -1,14 +1,15 @@
 //===- Frontend.h - entry points of the .cavs frontend ----------*- C++ -*-===//
 //
-// What cavsc calls: run the whole frontend (lex, parse, check, lower to
-// Program) on a source buffer, and print the AST for --emit=ast.
+// What cavsc calls: run the whole frontend (lex, parse, check, elaborate
+// into the checked model) on a source buffer, and print the AST for
+// --emit=ast.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_COMPILER_FRONTEND_FRONTEND_H
 #define CAVS_COMPILER_FRONTEND_FRONTEND_H
 
 #include "compiler/Frontend/AST.h"
-#include "compiler/Frontend/Program.h"
+#include "compiler/Frontend/CheckedModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -25,11 +26,11 @@ namespace cavs {
 
 /// The result of a successful frontend run. Names in the AST and every SMLoc
 /// point into the source buffer, so the SourceMgr must outlive this.
-struct CheckedModule {
+struct FrontendResult {
   /// The SourceMgr the module was read from; turns SMLocs into line:col.
   const llvm::SourceMgr *sourceMgr = nullptr;
   std::unique_ptr<ModuleAST> ast;
-  Program program;
+  checked::Model model;
 };
 
 /// Makes `source` the main buffer of `sourceMgr` as the frontend reads
@@ -43,11 +44,11 @@ void addSourceBuffer(llvm::SourceMgr &sourceMgr,
 /// is printed through `sourceMgr` (file:line:col: error: ..., source line,
 /// caret). `defines` are the raw "NAME=VALUE" strings of cavsc's -D options.
 /// Returns nullptr when any error was reported.
-std::unique_ptr<CheckedModule> runFrontend(llvm::SourceMgr &sourceMgr,
-                                           llvm::ArrayRef<std::string> defines);
+std::unique_ptr<FrontendResult>
+runFrontend(llvm::SourceMgr &sourceMgr, llvm::ArrayRef<std::string> defines);
 
 /// Prints the parsed AST (what `cavsc --emit=ast` shows).
-void printAST(const CheckedModule &module, llvm::raw_ostream &os);
+void printAST(const FrontendResult &module, llvm::raw_ostream &os);
 
 } // namespace cavs
 

@@ -1,13 +1,13 @@
-//===- MLIRGen.cpp - checked .cavs program to the cavs dialect ------------===//
+//===- MLIRGen.cpp - checked .cavs model to the cavs dialect --------------===//
 //
-// One builder per vertex function; every Program instruction becomes one op
+// One builder per vertex function; every checked instruction becomes one op
 // (a MatMul or Lookup also gets the cavs.param_ref of its parameter).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Frontend/MLIRGen.h"
 
-#include "compiler/Frontend/Program.h"
+#include "compiler/Frontend/CheckedModel.h"
 #include "dialects/CavsOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -20,22 +20,22 @@ namespace {
 class Generator {
 public:
   Generator(mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
-            const Program &program)
-      : builder(&context), sourceMgr(sourceMgr), program(program) {}
+            const checked::Model &model)
+      : builder(&context), sourceMgr(sourceMgr), model(model) {}
 
   mlir::OwningOpRef<mlir::ModuleOp> run() {
     mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::ModuleOp::create(location(program.loc));
+        mlir::ModuleOp::create(location(model.loc));
     builder.setInsertionPointToEnd(module->getBody());
     mlir::TypeAttr state;
-    if (program.state)
-      state = mlir::TypeAttr::get(convert(*program.state));
-    auto model = builder.create<ModelOp>(location(program.loc),
-                                         program.modelName, state);
-    builder.setInsertionPointToEnd(&model.getBody().emplaceBlock());
-    for (const Param &param : program.params)
+    if (model.state)
+      state = mlir::TypeAttr::get(convert(*model.state));
+    auto modelOp =
+        builder.create<ModelOp>(location(model.loc), model.modelName, state);
+    builder.setInsertionPointToEnd(&modelOp.getBody().emplaceBlock());
+    for (const checked::Param &param : model.params)
       emitParam(param);
-    for (const VertexFunction &function : program.vertexFunctions)
+    for (const checked::VertexFunction &function : model.vertexFunctions)
       emitVertex(function);
     return module;
   }
@@ -56,13 +56,13 @@ private:
     return mlir::RankedTensorType::get(shape, builder.getF32Type());
   }
 
-  mlir::Type convert(const cavs::Type &type) {
+  mlir::Type convert(const checked::Type &type) {
     if (type.isI32())
       return builder.getI32Type();
     return tensorType(type.shape);
   }
 
-  void emitParam(const Param &param) {
+  void emitParam(const checked::Param &param) {
     llvm::SmallVector<double, 2> args(param.init.args.begin(),
                                       param.init.args.end());
     builder.create<ParamOp>(location(param.loc), param.name,
@@ -70,49 +70,49 @@ private:
                             args);
   }
 
-  static InitializerKind convert(InitKind kind) {
+  static InitializerKind convert(checked::InitKind kind) {
     switch (kind) {
-    case InitKind::Zeros:
+    case checked::InitKind::Zeros:
       return InitializerKind::zeros;
-    case InitKind::Ones:
+    case checked::InitKind::Ones:
       return InitializerKind::ones;
-    case InitKind::Xavier:
+    case checked::InitKind::Xavier:
       return InitializerKind::xavier;
-    case InitKind::Constant:
+    case checked::InitKind::Constant:
       return InitializerKind::constant;
-    case InitKind::Uniform:
+    case checked::InitKind::Uniform:
       return InitializerKind::uniform;
-    case InitKind::Normal:
+    case checked::InitKind::Normal:
       return InitializerKind::normal;
     }
     llvm_unreachable("unknown initializer kind");
   }
 
-  void emitVertex(const VertexFunction &function);
-  void emitInstruction(const VertexFunction &function,
-                       const Instruction &instruction);
+  void emitVertex(const checked::VertexFunction &function);
+  void emitInstruction(const checked::VertexFunction &function,
+                       const checked::Instruction &instruction);
   Value paramRef(unsigned index, mlir::Location loc) {
-    const Param &param = program.params[index];
+    const checked::Param &param = model.params[index];
     return builder.create<ParamRefOp>(loc, tensorType(param.shape), param.name);
   }
 
   mlir::OpBuilder builder;
   const llvm::SourceMgr &sourceMgr;
-  const Program &program;
+  const checked::Model &model;
   /// The MLIR value of each ValueId of the function being emitted.
   std::vector<Value> values;
 };
 } // namespace
 
-void Generator::emitVertex(const VertexFunction &function) {
+void Generator::emitVertex(const checked::VertexFunction &function) {
   // The vertex signature lists what the body pulls and pushes.
   llvm::SmallVector<mlir::NamedAttribute> pulls, pushes;
-  for (const Instruction &instruction : function.instructions) {
-    if (instruction.kind == OpKind::Pull)
+  for (const checked::Instruction &instruction : function.instructions) {
+    if (instruction.kind == checked::OpKind::Pull)
       pulls.emplace_back(builder.getStringAttr(instruction.name),
                          mlir::TypeAttr::get(convert(
                              function.values[instruction.results[0]].type)));
-    else if (instruction.kind == OpKind::Push)
+    else if (instruction.kind == checked::OpKind::Push)
       pushes.emplace_back(builder.getStringAttr(instruction.name),
                           mlir::TypeAttr::get(convert(
                               function.values[instruction.operands[0]].type)));
@@ -123,12 +123,12 @@ void Generator::emitVertex(const VertexFunction &function) {
       builder.getDictionaryAttr(pulls), builder.getDictionaryAttr(pushes));
   builder.setInsertionPointToEnd(&vertex.getBody().emplaceBlock());
   values.assign(function.values.size(), Value());
-  for (const Instruction &instruction : function.instructions)
+  for (const checked::Instruction &instruction : function.instructions)
     emitInstruction(function, instruction);
 }
 
-void Generator::emitInstruction(const VertexFunction &function,
-                                const Instruction &instruction) {
+void Generator::emitInstruction(const checked::VertexFunction &function,
+                                const checked::Instruction &instruction) {
   mlir::Location loc = location(instruction.loc);
   // A value the user named carries its name, which shows in diagnostics and
   // in --mlir-print-debuginfo.
@@ -139,106 +139,106 @@ void Generator::emitInstruction(const VertexFunction &function,
   }
   auto operand = [&](unsigned i) { return values[instruction.operands[i]]; };
   llvm::SmallVector<Value> operands;
-  for (ValueId id : instruction.operands)
+  for (checked::ValueId id : instruction.operands)
     operands.push_back(values[id]);
   llvm::SmallVector<mlir::Type, 1> resultTypes;
-  for (ValueId id : instruction.results)
+  for (checked::ValueId id : instruction.results)
     resultTypes.push_back(convert(function.values[id].type));
   mlir::Type resultType = resultTypes.empty() ? mlir::Type() : resultTypes[0];
 
   mlir::Operation *op = nullptr;
   switch (instruction.kind) {
-  case OpKind::Pull:
+  case checked::OpKind::Pull:
     op = builder.create<PullOp>(loc, resultType, instruction.name);
     break;
-  case OpKind::Gather:
+  case checked::OpKind::Gather:
     op = builder.create<GatherOp>(loc, resultType, instruction.index);
     break;
-  case OpKind::Scatter:
+  case checked::OpKind::Scatter:
     op = builder.create<ScatterOp>(loc, operand(0));
     break;
-  case OpKind::Push:
+  case checked::OpKind::Push:
     op = builder.create<PushOp>(loc, instruction.name, operand(0));
     break;
-  case OpKind::Loss:
+  case checked::OpKind::Loss:
     op = builder.create<LossOp>(loc, operand(0));
     break;
-  case OpKind::ParamRef:
+  case checked::OpKind::ParamRef:
     op = paramRef(instruction.param, loc).getDefiningOp();
     break;
-  case OpKind::Constant:
+  case checked::OpKind::Constant:
     op = builder.create<ConstantOp>(
         loc, mlir::DenseElementsAttr::get(
                  llvm::cast<mlir::ShapedType>(resultType),
                  llvm::ArrayRef<float>(instruction.constant)));
     break;
-  case OpKind::Add:
+  case checked::OpKind::Add:
     op = builder.create<AddOp>(loc, resultType, operand(0), operand(1));
     break;
-  case OpKind::Sub:
+  case checked::OpKind::Sub:
     op = builder.create<SubOp>(loc, resultType, operand(0), operand(1));
     break;
-  case OpKind::Mul:
+  case checked::OpKind::Mul:
     op = builder.create<MulOp>(loc, resultType, operand(0), operand(1));
     break;
-  case OpKind::Div:
+  case checked::OpKind::Div:
     op = builder.create<DivOp>(loc, resultType, operand(0), operand(1));
     break;
-  case OpKind::Neg:
+  case checked::OpKind::Neg:
     op = builder.create<NegOp>(loc, operand(0));
     break;
-  case OpKind::Sigmoid:
+  case checked::OpKind::Sigmoid:
     op = builder.create<SigmoidOp>(loc, operand(0));
     break;
-  case OpKind::Tanh:
+  case checked::OpKind::Tanh:
     op = builder.create<TanhOp>(loc, operand(0));
     break;
-  case OpKind::Relu:
+  case checked::OpKind::Relu:
     op = builder.create<ReluOp>(loc, operand(0));
     break;
-  case OpKind::Exp:
+  case checked::OpKind::Exp:
     op = builder.create<ExpOp>(loc, operand(0));
     break;
-  case OpKind::Log:
+  case checked::OpKind::Log:
     op = builder.create<LogOp>(loc, operand(0));
     break;
-  case OpKind::Sqrt:
+  case checked::OpKind::Sqrt:
     op = builder.create<SqrtOp>(loc, operand(0));
     break;
-  case OpKind::Softplus:
+  case checked::OpKind::Softplus:
     op = builder.create<SoftplusOp>(loc, operand(0));
     break;
-  case OpKind::Softmax:
+  case checked::OpKind::Softmax:
     op = builder.create<SoftmaxOp>(loc, operand(0));
     break;
-  case OpKind::MatMul:
+  case checked::OpKind::MatMul:
     op = builder.create<MatmulOp>(loc, resultType,
                                   paramRef(instruction.param, loc), operand(0));
     break;
-  case OpKind::Concat:
+  case checked::OpKind::Concat:
     op = builder.create<ConcatOp>(loc, resultType, operands);
     break;
-  case OpKind::Split:
+  case checked::OpKind::Split:
     op = builder.create<SplitOp>(loc, resultTypes, operand(0));
     break;
-  case OpKind::Slice:
+  case checked::OpKind::Slice:
     op = builder.create<SliceOp>(loc, resultType, operand(0),
                                  instruction.index);
     break;
-  case OpKind::Sum:
+  case checked::OpKind::Sum:
     op = builder.create<SumOp>(loc, operands);
     break;
-  case OpKind::ReduceSum:
+  case checked::OpKind::ReduceSum:
     op = builder.create<ReduceSumOp>(loc, operand(0));
     break;
-  case OpKind::ReduceMax:
+  case checked::OpKind::ReduceMax:
     op = builder.create<ReduceMaxOp>(loc, operand(0));
     break;
-  case OpKind::Lookup:
+  case checked::OpKind::Lookup:
     op = builder.create<LookupOp>(loc, resultType,
                                   paramRef(instruction.param, loc), operand(0));
     break;
-  case OpKind::SoftmaxCrossEntropy:
+  case checked::OpKind::SoftmaxCrossEntropy:
     op = builder.create<SoftmaxCrossEntropyOp>(loc, operand(0), operand(1));
     break;
   }
@@ -248,6 +248,6 @@ void Generator::emitInstruction(const VertexFunction &function,
 
 mlir::OwningOpRef<mlir::ModuleOp>
 cavs::generateMLIR(mlir::MLIRContext &context, const llvm::SourceMgr &sourceMgr,
-                   const Program &program) {
-  return Generator(context, sourceMgr, program).run();
+                   const checked::Model &model) {
+  return Generator(context, sourceMgr, model).run();
 }

@@ -1,9 +1,9 @@
-//===- MLIRGen.h - checked .cavs program to the cavs dialect ----*- C++ -*-===//
+//===- MLIRGen.h - checked .cavs model to the cavs dialect ------*- C++ -*-===//
 //
-// Translates the frontend's checked Program into a builtin.module holding one
-// cavs.model. The program is already checked, so this is a 1:1 mapping of
-// instructions to ops; source positions become FileLineColLoc locations and
-// user-named values get NameLoc locations.
+// Translates the frontend's checked model (checked::Model) into a
+// builtin.module holding one cavs.model. The model is already checked, so this
+// is a 1:1 mapping of instructions to ops; source positions become
+// FileLineColLoc locations and user-named values get NameLoc locations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,13 +22,15 @@ class MLIRContext;
 } // namespace mlir
 
 namespace cavs {
-struct Program;
+namespace checked {
+struct Model;
+} // namespace checked
 
-/// Builds the cavs dialect form of `program`, whose source positions refer
+/// Builds the cavs dialect form of `model`, whose source positions refer
 /// to buffers of `sourceMgr`. The cavs dialect must be loaded in `context`.
 mlir::OwningOpRef<mlir::ModuleOp> generateMLIR(mlir::MLIRContext &context,
                                                const llvm::SourceMgr &sourceMgr,
-                                               const Program &program);
+                                               const checked::Model &model);
 } // namespace cavs
 
 #endif // CAVS_COMPILER_FRONTEND_MLIRGEN_H

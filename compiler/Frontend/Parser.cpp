@@ -11,6 +11,7 @@
 #include "llvm/Support/Error.h"
 
 using namespace cavs;
+using namespace cavs::checked;
 
 /// Literals longer than this are rejected: no sensible model needs one, and
 /// converting megabytes of digits exactly would take quadratic time.

@@ -10,7 +10,7 @@
 
 #include "compiler/Frontend/ConstEval.h"
 #include "compiler/Frontend/Symbols.h"
-#include "compiler/Frontend/VertexLowering.h"
+#include "compiler/Frontend/VertexElaborator.h"
 
 #include "cavs/model.h"
 
@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace cavs;
+using namespace cavs::checked;
 using llvm::cast;
 using llvm::dyn_cast;
 
@@ -47,7 +48,7 @@ public:
                 DiagEngine &diag)
       : module(module), overrides(overrides), diag(diag) {}
 
-  std::optional<Program> run();
+  std::optional<checked::Model> run();
 
 private:
   void declareNames();
@@ -79,7 +80,7 @@ private:
   const ModuleAST &module;
   llvm::ArrayRef<DimOverride> overrides;
   DiagEngine &diag;
-  Program program;
+  checked::Model model;
   ModuleSymbols symbols;
   std::vector<DimNode> dims;
   llvm::StringMap<unsigned> dimIndex;
@@ -90,9 +91,9 @@ private:
 
 } // namespace
 
-std::optional<Program> ModuleChecker::run() {
-  program.modelName = module.name.str();
-  program.loc = module.nameLoc;
+std::optional<checked::Model> ModuleChecker::run() {
+  model.modelName = module.name.str();
+  model.loc = module.nameLoc;
   declareNames();
   applyOverrides();
   evaluateDims();
@@ -102,7 +103,7 @@ std::optional<Program> ModuleChecker::run() {
   checkExternalValues();
   if (diag.hadError())
     return std::nullopt;
-  return std::move(program);
+  return std::move(model);
 }
 
 //===----------------------------------------------------------------------===//
@@ -264,8 +265,8 @@ void ModuleChecker::evaluateDims() {
   }
   for (const DimNode &node : dims)
     if (node.symbol->dimValue)
-      program.dims.push_back({node.decl->getName().str(),
-                              *node.symbol->dimValue, node.decl->getNameLoc()});
+      model.dims.push_back({node.decl->getName().str(), *node.symbol->dimValue,
+                            node.decl->getNameLoc()});
 }
 
 /// `path` lists the dims on the cycle, each with where it uses the next one
@@ -297,7 +298,7 @@ void ModuleChecker::checkState() {
     diag.error(spec.loc, "state must be an f32 vector, got " + type->str());
     return;
   }
-  program.state = type;
+  model.state = type;
 }
 
 void ModuleChecker::checkParams() {
@@ -335,8 +336,8 @@ void ModuleChecker::checkParams() {
     std::optional<Initializer> init = checkInitializer(*decl, *type);
     if (!init)
       continue;
-    symbol->param = program.params.size();
-    program.params.push_back(
+    symbol->param = model.params.size();
+    model.params.push_back(
         {decl->getName().str(), type->shape, *init, decl->getNameLoc()});
   }
 }
@@ -408,9 +409,9 @@ void ModuleChecker::checkVertexFunctions() {
     }
     if (!arity)
       continue;
-    VertexLowering lowering(*decl, *arity, symbols, program,
-                            stateDecl != nullptr, diag);
-    program.vertexFunctions.push_back(lowering.run());
+    VertexElaborator elaborator(*decl, *arity, symbols, model,
+                                stateDecl != nullptr, diag);
+    model.vertexFunctions.push_back(elaborator.run());
   }
 }
 
@@ -423,7 +424,7 @@ void ModuleChecker::checkExternalValues() {
     llvm::StringRef function;
   };
   llvm::StringMap<FirstUse> pulls, pushes;
-  for (const VertexFunction &function : program.vertexFunctions) {
+  for (const VertexFunction &function : model.vertexFunctions) {
     for (const Instruction &inst : function.instructions) {
       bool isPull = inst.kind == OpKind::Pull;
       if (!isPull && inst.kind != OpKind::Push)
@@ -435,7 +436,7 @@ void ModuleChecker::checkExternalValues() {
               .try_emplace(inst.name, FirstUse{type, inst.loc, function.name});
       llvm::StringRef what = isPull ? "pull" : "push";
       if (inserted) {
-        (isPull ? program.pulls : program.pushes).push_back({inst.name, type});
+        (isPull ? model.pulls : model.pushes).push_back({inst.name, type});
         continue;
       }
       if (it->second.type == type)
@@ -450,8 +451,8 @@ void ModuleChecker::checkExternalValues() {
   }
 }
 
-std::optional<Program> cavs::checkModule(const ModuleAST &module,
-                                         llvm::ArrayRef<DimOverride> overrides,
-                                         DiagEngine &diag) {
+std::optional<checked::Model>
+cavs::checkModule(const ModuleAST &module,
+                  llvm::ArrayRef<DimOverride> overrides, DiagEngine &diag) {
   return ModuleChecker(module, overrides, diag).run();
 }

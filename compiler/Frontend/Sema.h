@@ -1,18 +1,18 @@
 //===- Sema.h - semantic checks of a .cavs model ----------------*- C++ -*-===//
 //
-// Turns a parsed module into a Program: resolves dims (with -D overrides),
-// the state and parameter shapes, then checks and lowers every vertex
-// function (VertexLowering). All problems are reported through the
-// DiagEngine; sema keeps going after an error wherever the rest can still be
-// checked meaningfully.
+// Turns a parsed module into a checked::Model: resolves dims (with -D
+// overrides), the state and parameter shapes, then checks and elaborates
+// every vertex function (VertexElaborator). All problems are reported through
+// the DiagEngine; sema keeps going after an error wherever the rest can still
+// be checked meaningfully.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_COMPILER_FRONTEND_SEMA_H
 #define CAVS_COMPILER_FRONTEND_SEMA_H
 
 #include "compiler/Frontend/AST.h"
+#include "compiler/Frontend/CheckedModel.h"
 #include "compiler/Frontend/Diagnostics.h"
-#include "compiler/Frontend/Program.h"
 
 #include <optional>
 #include <string>
@@ -27,11 +27,11 @@ struct DimOverride {
   int64_t value;
 };
 
-/// Checks `module`; returns the program, or std::nullopt if any error was
-/// reported (here or before).
-std::optional<Program> checkModule(const ModuleAST &module,
-                                   llvm::ArrayRef<DimOverride> overrides,
-                                   DiagEngine &diag);
+/// Checks `module`; returns the checked model, or std::nullopt if any error
+/// was reported (here or before).
+std::optional<checked::Model> checkModule(const ModuleAST &module,
+                                          llvm::ArrayRef<DimOverride> overrides,
+                                          DiagEngine &diag);
 
 } // namespace cavs
 

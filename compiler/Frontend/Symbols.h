@@ -25,7 +25,7 @@ struct ModuleSymbol {
   llvm::SMLoc loc;
   /// Dim: its value, once evaluated; empty after an error.
   std::optional<int64_t> dimValue;
-  /// Param: its index in Program::params; empty after an error.
+  /// Param: its index in checked::Model::params; empty after an error.
   std::optional<unsigned> param;
 
   /// "dim" or "parameter", for diagnostics.

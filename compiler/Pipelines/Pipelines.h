@@ -19,23 +19,32 @@ class OpPassManager;
 
 namespace cavs {
 
-/// Options of the cavs-optimize pipeline. Each optimization can be switched
-/// off without changing results, only time and memory.
+/// Which optimizations run (the paper's ablations), one field per entry of
+/// Optimizations.def, all on by default. Each can be switched off without
+/// changing results, only time and memory.
+struct OptimizationSwitches {
+#define CAVS_OPTIMIZATION(FIELD, FLAG, DESCRIPTION, NOUN, TAG)                 \
+  bool FIELD = true;
+#include "compiler/Pipelines/Optimizations.def"
+};
+
+/// Options of the cavs-optimize pipeline: whether to derive ∂F, and one
+/// option per optimization switch.
 struct OptimizeOptions : public mlir::PassPipelineOptions<OptimizeOptions> {
   Option<bool> autodiff{*this, "autodiff",
                         llvm::cl::desc("Derive the backward functions"),
                         llvm::cl::init(true)};
-  Option<bool> mergeMatmuls{
-      *this, "merge-matmuls",
-      llvm::cl::desc("Merge matmuls that share their vector"),
-      llvm::cl::init(true)};
-  Option<bool> lazyBatching{
-      *this, "lazy-batching",
-      llvm::cl::desc("Batch eager and lazy ops over all vertices"),
-      llvm::cl::init(true)};
-  Option<bool> fusion{*this, "fusion",
-                      llvm::cl::desc("Fuse elementwise ops into kernels"),
-                      llvm::cl::init(true)};
+#define CAVS_OPTIMIZATION(FIELD, FLAG, DESCRIPTION, NOUN, TAG)                 \
+  Option<bool> FIELD{*this, FLAG, llvm::cl::desc(DESCRIPTION),                 \
+                     llvm::cl::init(true)};
+#include "compiler/Pipelines/Optimizations.def"
+
+  /// Sets every optimization option from `switches`.
+  void setSwitches(const OptimizationSwitches &switches) {
+#define CAVS_OPTIMIZATION(FIELD, FLAG, DESCRIPTION, NOUN, TAG)                 \
+  FIELD = switches.FIELD;
+#include "compiler/Pipelines/Optimizations.def"
+  }
 };
 
 /// Appends the pipeline to `pm`, which runs on a builtin.module.

@@ -27,9 +27,7 @@ cavs::optimizeModel(ModuleOp frontend, const OptimizationSwitches &sw,
   OwningOpRef<ModuleOp> module = frontend.clone();
   OptimizeOptions options;
   options.autodiff = autodiff;
-  options.mergeMatmuls = sw.mergeMatmuls;
-  options.lazyBatching = sw.lazyBatching;
-  options.fusion = sw.fusion;
+  options.setSwitches(sw);
   PassManager pm(frontend.getContext());
   buildOptimizePipeline(pm, options);
   if (failed(pm.run(*module)))

@@ -15,6 +15,7 @@
 #define CAVS_COMPILER_TARGET_MODELLIBRARY_H
 
 #include "compiler/Conversion/CudaKernels.h"
+#include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/ModelDescriptor.h"
 #include "compiler/Target/ObjectEmitter.h"
 
@@ -23,13 +24,6 @@
 #include <optional>
 
 namespace cavs {
-
-/// The optimization switches (the paper's ablations; cavs-optimize).
-struct OptimizationSwitches {
-  bool mergeMatmuls = true;
-  bool lazyBatching = true;
-  bool fusion = true;
-};
 
 /// The devices a model library has code for (cavsc --target).
 struct Targets {

@@ -328,11 +328,6 @@ TEST(CudaCompiler, WithoutCudaItSaysHowToGetIt) {
                    "-DCAVS_ENABLE_CUDA=ON)");
 }
 
-std::string modelName(const testing::TestParamInfo<test::ExampleModel> &info) {
-  std::string name = info.param.file;
-  return name.substr(0, name.find('.'));
-}
-
 class CudaExampleModelTest : public testing::TestWithParam<test::ExampleModel> {
 };
 
@@ -343,11 +338,11 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
   ASSERT_TRUE(buffer) << "cannot read " << path;
   llvm::SourceMgr sourceMgr;
   addSourceBuffer(sourceMgr, std::move(*buffer));
-  std::unique_ptr<CheckedModule> checked =
+  std::unique_ptr<FrontendResult> checked =
       runFrontend(sourceMgr, GetParam().defines);
   ASSERT_TRUE(checked) << path << " does not compile";
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      generateMLIR(test.context, sourceMgr, checked->program);
+      generateMLIR(test.context, sourceMgr, checked->model);
   ASSERT_TRUE(module);
   mlir::FailureOr<ModelCode> code =
       generateModelCode(*module, OptimizationSwitches{}, Targets{true, true});
@@ -397,5 +392,6 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ExampleModels, CudaExampleModelTest,
-                         testing::ValuesIn(test::exampleModels()), modelName);
+                         testing::ValuesIn(test::exampleModels()),
+                         test::exampleModelName);
 } // namespace

@@ -43,9 +43,8 @@ void PrintTo(const Case &value, std::ostream *os) {
 }
 
 std::string caseName(const testing::TestParamInfo<Case> &info) {
-  std::string name = info.param.model.file;
-  name = name.substr(0, name.find('.'));
-  return name + (info.param.optimized ? "_optimized" : "_unoptimized");
+  return test::getModelStem(info.param.model) +
+         (info.param.optimized ? "_optimized" : "_unoptimized");
 }
 
 class ExampleModelGradients : public testing::TestWithParam<Case> {
@@ -70,7 +69,7 @@ protected:
 
   llvm::SourceMgr sourceMgr;
   mlir::MLIRContext context;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 

@@ -49,7 +49,7 @@ protected:
       ADD_FAILURE() << "the source does not compile";
       return nullptr;
     }
-    module = generateMLIR(context, sourceMgr, checked->program);
+    module = generateMLIR(context, sourceMgr, checked->model);
     OptimizeOptions options;
     options.mergeMatmuls = optimized;
     options.lazyBatching = optimized;
@@ -81,7 +81,7 @@ protected:
   llvm::SourceMgr sourceMgr;
   mlir::MLIRContext context;
   mlir::ScopedDiagnosticHandler handler;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 

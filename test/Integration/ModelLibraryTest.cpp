@@ -47,12 +47,15 @@ struct Case {
   const char *ablation;
 };
 
+/// Prints a case as its model and ablation, for gtest's messages.
+void PrintTo(const Case &value, std::ostream *os) {
+  *os << value.model.file << " (" << value.ablation << ")";
+}
+
 std::string caseName(const testing::TestParamInfo<Case> &info) {
-  std::string name = info.param.model.file;
-  name = name.substr(0, name.find('.'));
   std::string ablation = info.param.ablation;
   std::replace(ablation.begin(), ablation.end(), '-', '_');
-  return name + "_" + ablation;
+  return test::getModelStem(info.param.model) + "_" + ablation;
 }
 
 /// |a - b| <= 1e-4 (|b| + 1e-3 max|b|): relative per element, with a floor
@@ -113,7 +116,7 @@ protected:
   llvm::SourceMgr sourceMgr;
   mlir::MLIRContext context;
   std::optional<mlir::ScopedDiagnosticHandler> handler;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   test::LoadedModelLibrary library;
   const cavs_model_def *definition = nullptr;

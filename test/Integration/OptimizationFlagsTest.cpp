@@ -38,18 +38,21 @@ struct Build {
   OptimizationSwitches switches;
 };
 
+/// Every optimization but `off` (named, not by its position in
+/// Optimizations.def).
+OptimizationSwitches without(bool OptimizationSwitches::*off) {
+  OptimizationSwitches switches;
+  switches.*off = false;
+  return switches;
+}
+
 const Build kBuilds[] = {
-    {"default flags", {true, true, true}},
-    {"--merge-matmuls=false", {false, true, true}},
-    {"--lazy-batching=false", {true, false, true}},
-    {"--fusion=false", {true, true, false}},
+    {"default flags", {}},
+    {"--merge-matmuls=false", without(&OptimizationSwitches::mergeMatmuls)},
+    {"--lazy-batching=false", without(&OptimizationSwitches::lazyBatching)},
+    {"--fusion=false", without(&OptimizationSwitches::fusion)},
     {"all three off", {false, false, false}},
 };
-
-std::string modelName(const testing::TestParamInfo<test::ExampleModel> &info) {
-  std::string name = info.param.file;
-  return name.substr(0, name.find('.'));
-}
 
 /// A temporary checkpoint path, removed with the object.
 struct TemporaryFile {
@@ -131,7 +134,7 @@ struct Frontend {
     test::loadExampleModel(model, context, sourceMgr, checked, module);
   }
   llvm::SourceMgr sourceMgr;
-  std::unique_ptr<CheckedModule> checked;
+  std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
@@ -232,7 +235,8 @@ void OptimizationFlagsTest::checkCheckpoints() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, OptimizationFlagsTest,
-                         testing::ValuesIn(test::exampleModels()), modelName);
+                         testing::ValuesIn(test::exampleModels()),
+                         test::exampleModelName);
 
 // A checkpoint that does not fit names the parameter that differs, not
 // only the signatures.

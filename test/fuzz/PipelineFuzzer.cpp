@@ -20,16 +20,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::SourceMgr sourceMgr;
   cavs::addSourceBuffer(
       sourceMgr, cavs::fuzz::quietInput(sourceMgr, data, size, "fuzz.cavs"));
-  std::unique_ptr<cavs::CheckedModule> checked =
+  std::unique_ptr<cavs::FrontendResult> checked =
       cavs::runFrontend(sourceMgr, {});
   if (!checked)
     return 0;
   std::unique_ptr<mlir::MLIRContext> context = cavs::fuzz::makeQuietContext();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      cavs::generateMLIR(*context, sourceMgr, checked->program);
+      cavs::generateMLIR(*context, sourceMgr, checked->model);
   if (!module)
     return 0;
-  // The frontend checked the program, so its IR must verify (cavsc would
+  // The frontend checked the model, so its IR must verify (cavsc would
   // print an internal error otherwise).
   cavs::fuzz::verifyOrDie(*module, "the frontend's IR does not verify");
   cavs::fuzz::runOptimizePipeline(*module);

@@ -11,6 +11,9 @@
 
 #include "compiler/Evaluator/RandomGraph.h"
 
+#include <gtest/gtest.h>
+
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,24 @@ struct ExampleModel {
   std::vector<std::string> defines;
   std::vector<GraphShape> shapes;
 };
+
+/// The file name without `.cavs` (`treelstm`): what names a model's cases.
+inline std::string getModelStem(const ExampleModel &model) {
+  std::string file = model.file;
+  return file.substr(0, file.find('.'));
+}
+
+/// Prints a model as its file name, so that gtest's messages say which case
+/// ran instead of dumping the struct's bytes.
+inline void PrintTo(const ExampleModel &model, std::ostream *os) {
+  *os << model.file;
+}
+
+/// Names a test case on one example model after the model.
+inline std::string
+exampleModelName(const testing::TestParamInfo<ExampleModel> &info) {
+  return getModelStem(info.param);
+}
 
 inline const std::vector<ExampleModel> &exampleModels() {
   static const std::vector<ExampleModel> models = {

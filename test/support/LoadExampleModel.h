@@ -29,7 +29,7 @@ namespace cavs::test {
 inline void loadExampleModel(const ExampleModel &model,
                              mlir::MLIRContext &context,
                              llvm::SourceMgr &sourceMgr,
-                             std::unique_ptr<CheckedModule> &checked,
+                             std::unique_ptr<FrontendResult> &checked,
                              mlir::OwningOpRef<mlir::ModuleOp> &module) {
   const std::string path = std::string(CAVS_EXAMPLES_DIR) + "/" + model.file;
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -37,7 +37,7 @@ inline void loadExampleModel(const ExampleModel &model,
   addSourceBuffer(sourceMgr, std::move(*buffer));
   checked = runFrontend(sourceMgr, model.defines);
   ASSERT_TRUE(checked) << path << " does not compile";
-  module = generateMLIR(context, sourceMgr, checked->program);
+  module = generateMLIR(context, sourceMgr, checked->model);
   ASSERT_TRUE(module);
 }
 

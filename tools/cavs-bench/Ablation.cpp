@@ -1,22 +1,50 @@
 //===- Ablation.cpp - the optimization ablation (Cavs Fig. 10) ------------===//
+//
+// The steps come from the optimization switches of cavsc
+// (compiler/Pipelines/Optimizations.def), in that list's order.
+//
+//===----------------------------------------------------------------------===//
 #include "Ablation.h"
 
 #include <cstdio>
 
 namespace cavs::bench {
+namespace {
+/// One optimization switch as the ablation names it.
+struct Optimization {
+  const char *flag;
+  const char *noun;
+  const char *tag;
+};
+
+constexpr Optimization kOptimizations[] = {
+#define CAVS_OPTIMIZATION(FIELD, FLAG, DESCRIPTION, NOUN, TAG)                 \
+  {FLAG, NOUN, TAG},
+#include "compiler/Pipelines/Optimizations.def"
+};
+
+/// cavsc's flags that switch off every optimization but `kept` (none when
+/// null).
+std::vector<std::string> offFlagsExcept(const Optimization *kept) {
+  std::vector<std::string> flags;
+  for (const Optimization &optimization : kOptimizations)
+    if (&optimization != kept)
+      flags.push_back(std::string("--") + optimization.flag + "=false");
+  return flags;
+}
+} // namespace
 
 std::vector<AblationStep> ablationSteps() {
-  const std::string noLazy = "--lazy-batching=false",
-                    noFusion = "--fusion=false",
-                    noMerge = "--merge-matmuls=false";
-  return {
-      {"all off", {"all-off", {noLazy, noFusion, noMerge}}, 1},
-      {"+ lazy batching only", {"lazy-only", {noFusion, noMerge}}, 1},
-      {"+ fusion only", {"fusion-only", {noLazy, noMerge}}, 1},
-      {"+ matmul merging only", {"merge-only", {noLazy, noFusion}}, 1},
-      {"all on", {"all-on", {}}, 1},
-      {"all on, 2 threads", {"all-on", {}}, 2},
-  };
+  std::vector<AblationStep> steps = {
+      {"all off", {"all-off", offFlagsExcept(nullptr)}, 1}};
+  for (const Optimization &optimization : kOptimizations)
+    steps.push_back({std::string("+ ") + optimization.noun + " only",
+                     {std::string(optimization.tag) + "-only",
+                      offFlagsExcept(&optimization)},
+                     1});
+  steps.push_back({"all on", {"all-on", {}}, 1});
+  steps.push_back({"all on, 2 threads", {"all-on", {}}, 2});
+  return steps;
 }
 
 void printAblationTable(const std::vector<AblationStep> &steps,

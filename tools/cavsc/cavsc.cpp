@@ -94,16 +94,13 @@ cl::opt<std::string> runtimeDir(
     cl::desc("Directory of libcavs_runtime.so to link model libraries "
              "against (default: ../lib next to cavsc)"),
     cl::value_desc("dir"), cl::cat(category));
-// Ablation switches of the optimization pipeline (see docs/passes.md).
-cl::opt<bool> mergeMatmuls("merge-matmuls", cl::init(true),
-                           cl::desc("Merge matmuls that share their vector"),
-                           cl::cat(category));
-cl::opt<bool> lazyBatching("lazy-batching", cl::init(true),
-                           cl::desc("Batch eager and lazy ops over all vertices"),
-                           cl::cat(category));
-cl::opt<bool> fusion("fusion", cl::init(true),
-                     cl::desc("Fuse elementwise ops into kernels"),
-                     cl::cat(category));
+// Ablation switches of the optimization pipeline (see docs/passes.md), one
+// flag per entry of compiler/Pipelines/Optimizations.def.
+cavs::OptimizationSwitches switches;
+#define CAVS_OPTIMIZATION(FIELD, FLAG, DESCRIPTION, NOUN, TAG)                 \
+  cl::opt<bool, true> FIELD##Flag(FLAG, cl::location(switches.FIELD),          \
+                                  cl::desc(DESCRIPTION), cl::cat(category));
+#include "compiler/Pipelines/Optimizations.def"
 cl::opt<std::string> cpu("cpu", cl::init("native"),
                         cl::desc("CPU to generate code for: native (the "
                                  "machine cavsc runs on) or an LLVM CPU name "
@@ -292,7 +289,7 @@ void printMLIRDiagnostic(SourceMgr &sourceMgr, mlir::Diagnostic &diag) {
 /// shared object, to the file `outputFilename`).
 LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
                       const cavs::RuntimeLocation &runtime, raw_ostream &os) {
-  std::unique_ptr<cavs::CheckedModule> checked =
+  std::unique_ptr<cavs::FrontendResult> checked =
       cavs::runFrontend(sourceMgr, defines);
   if (!checked)
     return failure();
@@ -317,7 +314,7 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
   auto unregister = llvm::make_scope_exit(
       [&] { context.getDiagEngine().eraseHandler(handler); });
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      cavs::generateMLIR(context, sourceMgr, checked->program);
+      cavs::generateMLIR(context, sourceMgr, checked->model);
   if (!module || failed(mlir::verify(*module)))
     return failure();
   if (kind == Emit::MLIR) {
@@ -327,7 +324,7 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
 
   cavs::CompileRequest request;
   request.emit = kind;
-  request.switches = {mergeMatmuls, lazyBatching, fusion};
+  request.switches = switches;
   request.targets = targets;
   request.cpu = {cpu, optLevel};
   request.runtime = runtime;

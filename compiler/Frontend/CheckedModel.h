@@ -1,4 +1,4 @@
-//===- Program.h - the checked form of a .cavs model ------------*- C++ -*-===//
+//===- CheckedModel.h - the checked form of a .cavs model -------*- C++ -*-===//
 //
 // What the frontend hands to MLIRGen: a model whose dims are resolved to
 // numbers, whose parameters have concrete shapes, and whose vertex functions
@@ -9,9 +9,13 @@
 // These are plain structs on purpose: no invariants beyond the documented
 // ones, which sema establishes and later stages rely on.
 //
+// They live in cavs::checked, apart from the cavs dialect's classes
+// (cavs::ParamOp, ...) and the runtime's train/infer program (cavs/program.h),
+// so that `checked::Param` or `checked::Model` says which one is meant.
+//
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_COMPILER_FRONTEND_PROGRAM_H
-#define CAVS_COMPILER_FRONTEND_PROGRAM_H
+#ifndef CAVS_COMPILER_FRONTEND_CHECKEDMODEL_H
+#define CAVS_COMPILER_FRONTEND_CHECKEDMODEL_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -23,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace cavs {
+namespace cavs::checked {
 
 /// Element type of a value.
 enum class ElementType { F32, I32 };
@@ -150,7 +154,7 @@ struct Instruction {
   llvm::SmallVector<ValueId, 1> results;
   /// Pull, Push: the external name.
   std::string name;
-  /// ParamRef, MatMul, Lookup: index into Program::params.
+  /// ParamRef, MatMul, Lookup: index into Model::params.
   unsigned param = 0;
   /// Gather: the child slot. Slice: the start offset.
   int64_t index = 0;
@@ -179,7 +183,7 @@ struct ExternalValue {
 };
 
 /// A checked model.
-struct Program {
+struct Model {
   std::string modelName;
   llvm::SMLoc loc;
   std::vector<Dim> dims;
@@ -193,6 +197,6 @@ struct Program {
   std::vector<ExternalValue> pushes;
 };
 
-} // namespace cavs
+} // namespace cavs::checked
 
-#endif // CAVS_COMPILER_FRONTEND_PROGRAM_H
+#endif // CAVS_COMPILER_FRONTEND_CHECKEDMODEL_H

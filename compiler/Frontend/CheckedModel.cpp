@@ -1,15 +1,15 @@
-//===- Program.cpp - the checked form of a .cavs model --------------------===//
+//===- CheckedModel.cpp - the checked form of a .cavs model ---------------===//
 //
-// Names of the enumerations of Program, for diagnostics and printers.
+// Names of the enumerations of the checked model, for diagnostics and printers.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Frontend/Program.h"
+#include "compiler/Frontend/CheckedModel.h"
 
 #include "llvm/Support/ErrorHandling.h"
 
-using namespace cavs;
+using namespace cavs::checked;
 
-std::string cavs::shapeToString(llvm::ArrayRef<int64_t> shape) {
+std::string cavs::checked::shapeToString(llvm::ArrayRef<int64_t> shape) {
   std::string result = "[";
   for (size_t i = 0; i < shape.size(); ++i)
     result += (i ? ", " : "") + std::to_string(shape[i]);
@@ -20,7 +20,7 @@ std::string Type::str() const {
   return isI32() ? "i32" : "f32" + shapeToString(shape);
 }
 
-llvm::StringRef cavs::getInitKindName(InitKind kind) {
+llvm::StringRef cavs::checked::getInitKindName(InitKind kind) {
   switch (kind) {
   case InitKind::Zeros:
     return "zeros";
@@ -38,7 +38,7 @@ llvm::StringRef cavs::getInitKindName(InitKind kind) {
   llvm_unreachable("unknown initializer kind");
 }
 
-llvm::StringRef cavs::getOpKindName(OpKind kind) {
+llvm::StringRef cavs::checked::getOpKindName(OpKind kind) {
   switch (kind) {
   case OpKind::Pull:
     return "pull";

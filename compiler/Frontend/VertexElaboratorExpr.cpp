@@ -1,11 +1,11 @@
-//===- VertexLoweringExpr.cpp - expressions and builtins ------------------===//
+//===- VertexElaboratorExpr.cpp - expressions and builtins ----------------===//
 //
-// The expression half of VertexLowering: name resolution, arithmetic with
+// The expression half of VertexElaborator: name resolution, arithmetic with
 // scalar broadcast, elementwise mapping over compile-time arrays, and the
 // builtin functions. Each check reports what was expected and what was found.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Frontend/VertexLowering.h"
+#include "compiler/Frontend/VertexElaborator.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -13,6 +13,7 @@
 #include <climits>
 
 using namespace cavs;
+using namespace cavs::checked;
 using llvm::cast;
 using llvm::dyn_cast;
 
@@ -26,7 +27,7 @@ struct Builtin {
 } // namespace
 
 /// The builtins named after their instructions (getOpKindName); the
-/// others expand to several instructions (lowerCompositeCall).
+/// others expand to several instructions (elaborateCompositeCall).
 static const Builtin kBuiltins[] = {
     {OpKind::Sigmoid, 1, 1},       {OpKind::Tanh, 1, 1},
     {OpKind::Relu, 1, 1},          {OpKind::Exp, 1, 1},
@@ -49,16 +50,16 @@ static const Builtin *lookupBuiltin(llvm::StringRef name) {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-std::string VertexLowering::describe(const Operand &operand) const {
+std::string VertexElaborator::describe(const Operand &operand) const {
   if (operand.isArray())
     return "an array of " + std::to_string(operand.elements.size()) + " values";
   return typeOf(operand.value).str();
 }
 
 std::optional<ValueId>
-VertexLowering::expectValue(const Operand &operand, llvm::SMLoc where,
-                            const llvm::Twine &expectation,
-                            llvm::function_ref<bool(const Type &)> pred) {
+VertexElaborator::expectValue(const Operand &operand, llvm::SMLoc where,
+                              const llvm::Twine &expectation,
+                              llvm::function_ref<bool(const Type &)> pred) {
   if (operand.isError())
     return std::nullopt;
   if (!operand.isArray() && pred(typeOf(operand.value)))
@@ -67,12 +68,12 @@ VertexLowering::expectValue(const Operand &operand, llvm::SMLoc where,
   return std::nullopt;
 }
 
-void VertexLowering::reportMisplacedPull(llvm::SMLoc loc) {
+void VertexElaborator::reportMisplacedPull(llvm::SMLoc loc) {
   diag.error(loc, "'pull' must be the whole right side of an assignment to a "
                   "single name");
 }
 
-bool VertexLowering::checkF32(ValueId value, const Expr &where) {
+bool VertexElaborator::checkF32(ValueId value, const Expr &where) {
   if (typeOf(value).isF32())
     return true;
   const std::string &name = function.values[value].name;
@@ -83,8 +84,8 @@ bool VertexLowering::checkF32(ValueId value, const Expr &where) {
   return false;
 }
 
-bool VertexLowering::checkArgCount(const CallExpr &call, unsigned min,
-                                   unsigned max) {
+bool VertexElaborator::checkArgCount(const CallExpr &call, unsigned min,
+                                     unsigned max) {
   size_t count = call.getArgs().size();
   if (count >= min && count <= max)
     return true;
@@ -99,34 +100,34 @@ bool VertexLowering::checkArgCount(const CallExpr &call, unsigned min,
 // Expressions
 //===----------------------------------------------------------------------===//
 
-VertexLowering::Operand VertexLowering::lower(const Expr &expr) {
+VertexElaborator::Operand VertexElaborator::elaborate(const Expr &expr) {
   switch (expr.getKind()) {
   case Expr::Kind::Number:
     return Operand::single(
         emitConstant(expr.getLoc(), cast<NumberExpr>(expr).getFloatValue()));
   case Expr::Kind::Name:
-    return lowerName(cast<NameExpr>(expr).getName(), expr.getLoc());
+    return elaborateName(cast<NameExpr>(expr).getName(), expr.getLoc());
   case Expr::Kind::Neg:
-    return lowerNeg(cast<NegExpr>(expr));
+    return elaborateNeg(cast<NegExpr>(expr));
   case Expr::Kind::Binary:
-    return lowerBinary(cast<BinaryExpr>(expr));
+    return elaborateBinary(cast<BinaryExpr>(expr));
   case Expr::Kind::Index:
-    return lowerIndex(cast<IndexExpr>(expr));
+    return elaborateIndex(cast<IndexExpr>(expr));
   case Expr::Kind::Call:
-    return lowerCall(cast<CallExpr>(expr));
+    return elaborateCall(cast<CallExpr>(expr));
   case Expr::Kind::Pull:
     reportMisplacedPull(expr.getLoc());
     return Operand();
   case Expr::Kind::Gather:
-    return lowerGather(cast<GatherExpr>(expr));
+    return elaborateGather(cast<GatherExpr>(expr));
   }
   llvm_unreachable("unknown expression kind");
 }
 
 /// Names resolve innermost-first: locals, then `arity`, then dims (as f32
 /// constants) and parameters. Integers used as values become f32 scalars.
-VertexLowering::Operand VertexLowering::lowerName(llvm::StringRef name,
-                                                  llvm::SMLoc loc) {
+VertexElaborator::Operand VertexElaborator::elaborateName(llvm::StringRef name,
+                                                          llvm::SMLoc loc) {
   if (Local *local = lookupLocal(name)) {
     switch (local->kind) {
     case Local::Kind::Value:
@@ -135,7 +136,7 @@ VertexLowering::Operand VertexLowering::lowerName(llvm::StringRef name,
       return Operand::single(
           emitConstant(loc, static_cast<float>(local->loopValue)));
     case Local::Kind::Array:
-      return lowerWholeArray(name, *local, loc);
+      return elaborateWholeArray(name, *local, loc);
     case Local::Kind::Poison:
       return Operand();
     }
@@ -154,7 +155,7 @@ VertexLowering::Operand VertexLowering::lowerName(llvm::StringRef name,
   if (!symbol->param)
     return Operand();
   unsigned index = *symbol->param;
-  const Param &param = program.params[index];
+  const Param &param = model.params[index];
   if (param.shape.size() != 1) {
     diag.error(loc, "rank-2 parameter '" + name +
                         "' can only be used on the left of '@' or as the "
@@ -172,9 +173,9 @@ VertexLowering::Operand VertexLowering::lowerName(llvm::StringRef name,
 }
 
 /// Using an array as a whole needs elements 0..n-1 and fixes its length n.
-VertexLowering::Operand VertexLowering::lowerWholeArray(llvm::StringRef name,
-                                                        Local &local,
-                                                        llvm::SMLoc loc) {
+VertexElaborator::Operand
+VertexElaborator::elaborateWholeArray(llvm::StringRef name, Local &local,
+                                      llvm::SMLoc loc) {
   // Charged like instructions: a loop using a large array as a whole would
   // otherwise do quadratic work without emitting much.
   if (local.incomplete || !charge(loc, local.elements.size()))
@@ -199,34 +200,33 @@ VertexLowering::Operand VertexLowering::lowerWholeArray(llvm::StringRef name,
   return poisoned ? Operand() : Operand::array(values);
 }
 
-VertexLowering::Operand VertexLowering::lowerNeg(const NegExpr &neg) {
+VertexElaborator::Operand VertexElaborator::elaborateNeg(const NegExpr &neg) {
   // A negated literal is one constant, not a constant and a negation.
   if (const auto *number = dyn_cast<NumberExpr>(&neg.getOperand()))
     return Operand::single(
         emitConstant(neg.getLoc(), -number->getFloatValue()));
-  return mapUnary(OpKind::Neg, neg.getLoc(), lower(neg.getOperand()),
+  return mapUnary(OpKind::Neg, neg.getLoc(), elaborate(neg.getOperand()),
                   neg.getOperand());
 }
 
-VertexLowering::Operand VertexLowering::lowerBinary(const BinaryExpr &binary) {
+VertexElaborator::Operand
+VertexElaborator::elaborateBinary(const BinaryExpr &binary) {
   if (binary.getOp() == BinaryOp::MatMul)
-    return lowerMatMul(binary);
-  Operand lhs = lower(binary.getLHS());
-  Operand rhs = lower(binary.getRHS());
+    return elaborateMatMul(binary);
+  Operand lhs = elaborate(binary.getLHS());
+  Operand rhs = elaborate(binary.getRHS());
   return mapBinary(binary, lhs, rhs);
 }
 
-VertexLowering::Operand VertexLowering::mapBinary(const BinaryExpr &binary,
-                                                  const Operand &lhs,
-                                                  const Operand &rhs) {
-  return zipElements(lhs, rhs, binary.getLoc(),
-                     getBinaryOpSpelling(binary.getOp()),
-                     [&](ValueId l, ValueId r) {
-                       return binaryValues(binary, l, r);
-                     });
+VertexElaborator::Operand VertexElaborator::mapBinary(const BinaryExpr &binary,
+                                                      const Operand &lhs,
+                                                      const Operand &rhs) {
+  return zipElements(
+      lhs, rhs, binary.getLoc(), getBinaryOpSpelling(binary.getOp()),
+      [&](ValueId l, ValueId r) { return binaryValues(binary, l, r); });
 }
 
-VertexLowering::Operand VertexLowering::zipElements(
+VertexElaborator::Operand VertexElaborator::zipElements(
     const Operand &lhs, const Operand &rhs, llvm::SMLoc loc,
     llvm::StringRef what,
     llvm::function_ref<std::optional<ValueId>(ValueId, ValueId)> fn) {
@@ -256,8 +256,9 @@ VertexLowering::Operand VertexLowering::zipElements(
   return Operand::array(results);
 }
 
-std::optional<ValueId> VertexLowering::binaryValues(const BinaryExpr &binary,
-                                                    ValueId lhs, ValueId rhs) {
+std::optional<ValueId> VertexElaborator::binaryValues(const BinaryExpr &binary,
+                                                      ValueId lhs,
+                                                      ValueId rhs) {
   bool lhsOk = checkF32(lhs, binary.getLHS());
   bool rhsOk = checkF32(rhs, binary.getRHS());
   if (!lhsOk || !rhsOk)
@@ -287,28 +288,29 @@ std::optional<ValueId> VertexLowering::binaryValues(const BinaryExpr &binary,
     case BinaryOp::MatMul:
       break;
     }
-    llvm_unreachable("'@' is lowered by lowerMatMul");
+    llvm_unreachable("'@' is elaborated by elaborateMatMul");
   };
   return emitValue(kindOf(binary.getOp()), binary.getLoc(), {lhs, rhs},
                    lhsType.isF32Scalar() ? rhsType : lhsType);
 }
 
-VertexLowering::Operand VertexLowering::lowerMatMul(const BinaryExpr &binary) {
+VertexElaborator::Operand
+VertexElaborator::elaborateMatMul(const BinaryExpr &binary) {
   std::optional<unsigned> param = resolveMatrix(
       binary.getLHS(), "'@' expects a rank-2 parameter on the left");
-  Operand rhs = lower(binary.getRHS());
+  Operand rhs = elaborate(binary.getRHS());
   if (!param)
     return Operand();
   return mapElements(
       rhs, [&](ValueId value) { return matMulValue(binary, *param, value); });
 }
 
-std::optional<ValueId> VertexLowering::matMulValue(const BinaryExpr &binary,
-                                                   unsigned param,
-                                                   ValueId rhs) {
+std::optional<ValueId> VertexElaborator::matMulValue(const BinaryExpr &binary,
+                                                     unsigned param,
+                                                     ValueId rhs) {
   if (!checkF32(rhs, binary.getRHS()))
     return std::nullopt;
-  llvm::ArrayRef<int64_t> shape = program.params[param].shape;
+  llvm::ArrayRef<int64_t> shape = model.params[param].shape;
   const Type &type = typeOf(rhs);
   if (!type.isF32Vector() || type.shape.front() != shape[1]) {
     diag.error(binary.getLoc(), "'@' expects " + shapeToString(shape[1]) +
@@ -323,25 +325,26 @@ std::optional<ValueId> VertexLowering::matMulValue(const BinaryExpr &binary,
 }
 
 std::optional<unsigned>
-VertexLowering::resolveMatrix(const Expr &expr, llvm::StringRef expectation) {
+VertexElaborator::resolveMatrix(const Expr &expr, llvm::StringRef expectation) {
   const auto *name = dyn_cast<NameExpr>(&expr);
   if (name && !lookupLocal(name->getName())) {
     const ModuleSymbol *symbol = symbols.lookup(name->getName());
     if (symbol && symbol->kind == ModuleSymbol::Kind::Param) {
       if (!symbol->param)
         return std::nullopt;
-      if (program.params[*symbol->param].shape.size() == 2)
+      if (model.params[*symbol->param].shape.size() == 2)
         return *symbol->param;
     }
   }
-  // Lower it anyway: that reports undeclared names and tells what it is.
-  Operand operand = lower(expr);
+  // Elaborate it anyway: that reports undeclared names and tells what it is.
+  Operand operand = elaborate(expr);
   if (!operand.isError())
     diag.error(expr.getLoc(), expectation + ", got " + describe(operand));
   return std::nullopt;
 }
 
-VertexLowering::Operand VertexLowering::lowerIndex(const IndexExpr &index) {
+VertexElaborator::Operand
+VertexElaborator::elaborateIndex(const IndexExpr &index) {
   std::optional<int64_t> position = evaluateInt(index.getIndex());
   // Reading one element of a named array does not need the others, so a
   // chain can compute h[1] from h[0] before h[2] exists.
@@ -368,7 +371,7 @@ VertexLowering::Operand VertexLowering::lowerIndex(const IndexExpr &index) {
       return Operand();
     }
   }
-  Operand base = lower(index.getBase());
+  Operand base = elaborate(index.getBase());
   if (base.isError() || !position)
     return Operand();
   if (!base.isArray())
@@ -384,9 +387,10 @@ VertexLowering::Operand VertexLowering::lowerIndex(const IndexExpr &index) {
   return Operand::single(base.elements[*position]);
 }
 
-VertexLowering::Operand VertexLowering::lowerGather(const GatherExpr &gather) {
+VertexElaborator::Operand
+VertexElaborator::elaborateGather(const GatherExpr &gather) {
   std::optional<int64_t> child = evaluateInt(gather.getIndex());
-  if (!program.state) {
+  if (!model.state) {
     // A state declaration with an error was reported already.
     if (!stateDeclared)
       diag.error(gather.getLoc(), "'gather' needs a 'state' declaration");
@@ -400,7 +404,7 @@ VertexLowering::Operand VertexLowering::lowerGather(const GatherExpr &gather) {
                    " out of range for arity " + llvm::Twine(arity));
     return Operand();
   }
-  Instruction &inst = emit(OpKind::Gather, gather.getLoc(), {}, *program.state);
+  Instruction &inst = emit(OpKind::Gather, gather.getLoc(), {}, *model.state);
   inst.index = *child;
   return Operand::single(inst.results.front());
 }
@@ -409,10 +413,11 @@ VertexLowering::Operand VertexLowering::lowerGather(const GatherExpr &gather) {
 // Builtins
 //===----------------------------------------------------------------------===//
 
-VertexLowering::Operand VertexLowering::lowerCall(const CallExpr &call) {
+VertexElaborator::Operand
+VertexElaborator::elaborateCall(const CallExpr &call) {
   const Builtin *builtin = lookupBuiltin(call.getCallee());
   if (!builtin) {
-    if (std::optional<Operand> result = lowerCompositeCall(call))
+    if (std::optional<Operand> result = elaborateCompositeCall(call))
       return *result;
     diag.errorOnce(call.getLoc(),
                    "unknown function '" + call.getCallee() + "'");
@@ -430,32 +435,32 @@ VertexLowering::Operand VertexLowering::lowerCall(const CallExpr &call) {
   case OpKind::Sqrt:
   case OpKind::Softplus:
   case OpKind::Softmax:
-    return mapUnary(builtin->kind, call.getLoc(), lower(first), first);
+    return mapUnary(builtin->kind, call.getLoc(), elaborate(first), first);
   case OpKind::ReduceSum:
   case OpKind::ReduceMax:
     return mapVectors(call, [&](ValueId vector) {
       return emitValue(builtin->kind, call.getLoc(), vector, Type::f32({}));
     });
   case OpKind::Concat:
-    return lowerConcat(call);
+    return elaborateConcat(call);
   case OpKind::Split:
     diag.error(call.getLoc(),
                "'split' must be the whole right side of an assignment");
     return Operand();
   case OpKind::Slice:
-    return lowerSlice(call);
+    return elaborateSlice(call);
   case OpKind::Sum:
-    return lowerSum(call);
+    return elaborateSum(call);
   case OpKind::Lookup:
-    return lowerLookup(call);
+    return elaborateLookup(call);
   case OpKind::SoftmaxCrossEntropy:
-    return lowerSoftmaxCrossEntropy(call);
+    return elaborateSoftmaxCrossEntropy(call);
   default:
     llvm_unreachable("not a builtin function");
   }
 }
 
-VertexLowering::Operand VertexLowering::mapElements(
+VertexElaborator::Operand VertexElaborator::mapElements(
     const Operand &operand,
     llvm::function_ref<std::optional<ValueId>(ValueId)> fn) {
   if (operand.isError())
@@ -474,9 +479,10 @@ VertexLowering::Operand VertexLowering::mapElements(
   return Operand::array(results);
 }
 
-VertexLowering::Operand VertexLowering::mapUnary(OpKind kind, llvm::SMLoc loc,
-                                                 const Operand &operand,
-                                                 const Expr &operandExpr) {
+VertexElaborator::Operand VertexElaborator::mapUnary(OpKind kind,
+                                                     llvm::SMLoc loc,
+                                                     const Operand &operand,
+                                                     const Expr &operandExpr) {
   return mapElements(operand, [&](ValueId value) -> std::optional<ValueId> {
     if (!checkF32(value, operandExpr))
       return std::nullopt;
@@ -492,12 +498,13 @@ VertexLowering::Operand VertexLowering::mapUnary(OpKind kind, llvm::SMLoc loc,
 
 /// Arguments that are arrays contribute all their elements, in order; a
 /// scalar contributes one element.
-VertexLowering::Operand VertexLowering::lowerConcat(const CallExpr &call) {
+VertexElaborator::Operand
+VertexElaborator::elaborateConcat(const CallExpr &call) {
   llvm::SmallVector<ValueId, 4> parts;
   int64_t size = 0;
   bool ok = true;
   for (const ExprPtr &arg : call.getArgs()) {
-    Operand operand = lower(*arg);
+    Operand operand = elaborate(*arg);
     if (operand.isError()) {
       ok = false;
       continue;
@@ -530,9 +537,10 @@ VertexLowering::Operand VertexLowering::lowerConcat(const CallExpr &call) {
       emitValue(OpKind::Concat, call.getLoc(), parts, Type::f32(size)));
 }
 
-VertexLowering::Operand VertexLowering::lowerSlice(const CallExpr &call) {
+VertexElaborator::Operand
+VertexElaborator::elaborateSlice(const CallExpr &call) {
   llvm::ArrayRef<ExprPtr> args = call.getArgs();
-  Operand input = lower(*args[0]);
+  Operand input = elaborate(*args[0]);
   std::optional<int64_t> start = evaluateInt(*args[1]);
   std::optional<int64_t> size = evaluateInt(*args[2]);
   std::optional<ValueId> vector =
@@ -560,9 +568,9 @@ VertexLowering::Operand VertexLowering::lowerSlice(const CallExpr &call) {
   return Operand::single(inst.results.front());
 }
 
-VertexLowering::Operand VertexLowering::extractElement(const IndexExpr &index,
-                                                       ValueId vector,
-                                                       int64_t position) {
+VertexElaborator::Operand
+VertexElaborator::extractElement(const IndexExpr &index, ValueId vector,
+                                 int64_t position) {
   if (!checkF32(vector, index.getBase()))
     return Operand();
   const Type &type = typeOf(vector);
@@ -573,9 +581,9 @@ VertexLowering::Operand VertexLowering::extractElement(const IndexExpr &index,
     return Operand();
   }
   if (position < 0 || position >= type.shape.front()) {
-    diag.error(index.getIndex().getLoc(),
-               "index " + llvm::Twine(position) + " out of range for " +
-                   type.str());
+    diag.error(index.getIndex().getLoc(), "index " + llvm::Twine(position) +
+                                              " out of range for " +
+                                              type.str());
     return Operand();
   }
   Instruction &inst =
@@ -585,9 +593,9 @@ VertexLowering::Operand VertexLowering::extractElement(const IndexExpr &index,
   return Operand::single(inst.results.front());
 }
 
-VertexLowering::Operand VertexLowering::lowerSum(const CallExpr &call) {
+VertexElaborator::Operand VertexElaborator::elaborateSum(const CallExpr &call) {
   const Expr &arg = *call.getArgs().front();
-  Operand input = lower(arg);
+  Operand input = elaborate(arg);
   if (input.isError())
     return Operand();
   if (!input.isArray()) {
@@ -611,30 +619,31 @@ VertexLowering::Operand VertexLowering::lowerSum(const CallExpr &call) {
       emitValue(OpKind::Sum, call.getLoc(), input.elements, type));
 }
 
-VertexLowering::Operand VertexLowering::lowerLookup(const CallExpr &call) {
+VertexElaborator::Operand
+VertexElaborator::elaborateLookup(const CallExpr &call) {
   llvm::ArrayRef<ExprPtr> args = call.getArgs();
   std::optional<unsigned> table = resolveMatrix(
       *args[0], "'lookup' expects a rank-2 parameter as its table");
   std::optional<ValueId> index = expectValue(
-      lower(*args[1]), args[1]->getLoc(), "'lookup' expects an i32 index",
+      elaborate(*args[1]), args[1]->getLoc(), "'lookup' expects an i32 index",
       [](const Type &type) { return type.isI32(); });
   if (!table || !index)
     return Operand();
   Instruction &inst = emit(OpKind::Lookup, call.getLoc(), *index,
-                           Type::f32(program.params[*table].shape[1]));
+                           Type::f32(model.params[*table].shape[1]));
   inst.param = *table;
   return Operand::single(inst.results.front());
 }
 
-VertexLowering::Operand
-VertexLowering::lowerSoftmaxCrossEntropy(const CallExpr &call) {
+VertexElaborator::Operand
+VertexElaborator::elaborateSoftmaxCrossEntropy(const CallExpr &call) {
   llvm::ArrayRef<ExprPtr> args = call.getArgs();
   std::optional<ValueId> logits =
-      expectValue(lower(*args[0]), args[0]->getLoc(),
+      expectValue(elaborate(*args[0]), args[0]->getLoc(),
                   "'softmax_cross_entropy' expects f32 vector logits",
                   [](const Type &type) { return type.isF32Vector(); });
   std::optional<ValueId> label =
-      expectValue(lower(*args[1]), args[1]->getLoc(),
+      expectValue(elaborate(*args[1]), args[1]->getLoc(),
                   "'softmax_cross_entropy' expects an i32 label",
                   [](const Type &type) { return type.isI32(); });
   if (!logits || !label)
@@ -647,7 +656,7 @@ VertexLowering::lowerSoftmaxCrossEntropy(const CallExpr &call) {
 // Emission helpers
 //===----------------------------------------------------------------------===//
 
-ValueId VertexLowering::emitConstant(llvm::SMLoc loc, float value) {
+ValueId VertexElaborator::emitConstant(llvm::SMLoc loc, float value) {
   Instruction &inst = emit(OpKind::Constant, loc, {}, Type::f32({}));
   inst.constant = value;
   return inst.results.front();

@@ -1,33 +1,34 @@
-//===- VertexLowering.cpp - statements, names and emission ----------------===//
+//===- VertexElaborator.cpp - statements, names and emission --------------===//
 //
-// The statement half of VertexLowering: scopes and assignment rules, loop
+// The statement half of VertexElaborator: scopes and assignment rules, loop
 // unrolling, the vertex primitives (pull, scatter, push, loss) and the
-// instruction emitter. Expressions are in VertexLoweringExpr.cpp.
+// instruction emitter. Expressions are in VertexElaboratorExpr.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Frontend/VertexLowering.h"
+#include "compiler/Frontend/VertexElaborator.h"
 
 #include "compiler/Frontend/ConstEval.h"
 
 #include "llvm/Support/Casting.h"
 
 using namespace cavs;
+using namespace cavs::checked;
 using llvm::cast;
 using llvm::dyn_cast;
 
-VertexLowering::VertexLowering(const VertexDecl &decl, int64_t arity,
-                               const ModuleSymbols &symbols,
-                               const Program &program, bool stateDeclared,
-                               DiagEngine &diag)
-    : decl(decl), arity(arity), symbols(symbols), program(program),
+VertexElaborator::VertexElaborator(const VertexDecl &decl, int64_t arity,
+                                   const ModuleSymbols &symbols,
+                                   const checked::Model &model,
+                                   bool stateDeclared, DiagEngine &diag)
+    : decl(decl), arity(arity), symbols(symbols), model(model),
       stateDeclared(stateDeclared), diag(diag) {}
 
-VertexFunction VertexLowering::run() {
+VertexFunction VertexElaborator::run() {
   function.name = decl.getName().str();
   function.arity = arity;
   function.loc = decl.getNameLoc();
   scopes.emplace_back();
-  lowerBlock(decl.getBody());
+  elaborateBlock(decl.getBody());
   if (stateDeclared && !firstScatterLoc.isValid() && !aborted)
     diag.error(decl.getNameLoc(), "vertex function '" + decl.getName() +
                                       "' does not scatter the state");
@@ -38,36 +39,36 @@ VertexFunction VertexLowering::run() {
 // Statements
 //===----------------------------------------------------------------------===//
 
-void VertexLowering::lowerBlock(llvm::ArrayRef<StmtPtr> body) {
+void VertexElaborator::elaborateBlock(llvm::ArrayRef<StmtPtr> body) {
   for (const StmtPtr &stmt : body) {
     if (aborted || diag.shouldStop())
       return;
-    lowerStmt(*stmt);
+    elaborateStmt(*stmt);
   }
 }
 
-void VertexLowering::lowerStmt(const Stmt &stmt) {
+void VertexElaborator::elaborateStmt(const Stmt &stmt) {
   switch (stmt.getKind()) {
   case Stmt::Kind::Assign:
-    return lowerAssign(cast<AssignStmt>(stmt));
+    return elaborateAssign(cast<AssignStmt>(stmt));
   case Stmt::Kind::For:
-    return lowerFor(cast<ForStmt>(stmt));
+    return elaborateFor(cast<ForStmt>(stmt));
   case Stmt::Kind::Scatter:
-    return lowerScatter(cast<ScatterStmt>(stmt));
+    return elaborateScatter(cast<ScatterStmt>(stmt));
   case Stmt::Kind::Push:
-    return lowerPush(cast<PushStmt>(stmt));
+    return elaboratePush(cast<PushStmt>(stmt));
   case Stmt::Kind::Loss:
-    return lowerLoss(cast<LossStmt>(stmt));
+    return elaborateLoss(cast<LossStmt>(stmt));
   }
 }
 
-void VertexLowering::lowerAssign(const AssignStmt &stmt) {
+void VertexElaborator::elaborateAssign(const AssignStmt &stmt) {
   const Expr &value = stmt.getValue();
   if (const auto *pull = dyn_cast<PullExpr>(&value))
-    return lowerPullAssign(stmt, *pull);
+    return elaboratePullAssign(stmt, *pull);
   if (const auto *call = dyn_cast<CallExpr>(&value))
     if (call->getCallee() == "split")
-      return lowerSplitAssign(stmt, *call);
+      return elaborateSplitAssign(stmt, *call);
 
   llvm::ArrayRef<AssignTarget> targets = stmt.getTargets();
   if (targets.size() != 1) {
@@ -76,12 +77,12 @@ void VertexLowering::lowerAssign(const AssignStmt &stmt) {
       assign(target, Operand());
     return;
   }
-  assign(targets.front(), lower(value));
+  assign(targets.front(), elaborate(value));
 }
 
 /// `name = pull TYPE;` declares the external input `name`.
-void VertexLowering::lowerPullAssign(const AssignStmt &stmt,
-                                     const PullExpr &pull) {
+void VertexElaborator::elaboratePullAssign(const AssignStmt &stmt,
+                                           const PullExpr &pull) {
   llvm::ArrayRef<AssignTarget> targets = stmt.getTargets();
   if (targets.size() != 1 || targets.front().index) {
     reportMisplacedPull(pull.getLoc());
@@ -114,8 +115,8 @@ void VertexLowering::lowerPullAssign(const AssignStmt &stmt,
 }
 
 /// `a, b, c = split(x, 3);` binds the equal parts of x to the names.
-void VertexLowering::lowerSplitAssign(const AssignStmt &stmt,
-                                      const CallExpr &split) {
+void VertexElaborator::elaborateSplitAssign(const AssignStmt &stmt,
+                                            const CallExpr &split) {
   llvm::ArrayRef<AssignTarget> targets = stmt.getTargets();
   auto fail = [&] {
     for (const AssignTarget &target : targets)
@@ -124,7 +125,7 @@ void VertexLowering::lowerSplitAssign(const AssignStmt &stmt,
   if (!checkArgCount(split, 2, 2))
     return fail();
   llvm::ArrayRef<ExprPtr> args = split.getArgs();
-  Operand input = lower(*args[0]);
+  Operand input = elaborate(*args[0]);
   std::optional<int64_t> parts = evaluateInt(*args[1]);
   std::optional<ValueId> vector =
       expectValue(input, args[0]->getLoc(), "'split' expects an f32 vector",
@@ -159,7 +160,7 @@ void VertexLowering::lowerSplitAssign(const AssignStmt &stmt,
     assign(targets[i], Operand::single(results[i]));
 }
 
-void VertexLowering::lowerFor(const ForStmt &stmt) {
+void VertexElaborator::elaborateFor(const ForStmt &stmt) {
   std::optional<int64_t> begin = evaluateInt(stmt.getBegin());
   std::optional<int64_t> end = evaluateInt(stmt.getEnd());
   llvm::StringRef var = stmt.getVar();
@@ -177,12 +178,12 @@ void VertexLowering::lowerFor(const ForStmt &stmt) {
     loopVar.loopValue = i;
     scopes.emplace_back();
     scopes.back().try_emplace(var, std::move(loopVar));
-    lowerBlock(stmt.getBody());
+    elaborateBlock(stmt.getBody());
     scopes.pop_back();
   }
 }
 
-void VertexLowering::lowerScatter(const ScatterStmt &stmt) {
+void VertexElaborator::elaborateScatter(const ScatterStmt &stmt) {
   if (firstScatterLoc.isValid()) {
     diag.error(stmt.getLoc(), "'scatter' used twice in vertex function '" +
                                   decl.getName() + "'");
@@ -190,22 +191,22 @@ void VertexLowering::lowerScatter(const ScatterStmt &stmt) {
     return;
   }
   firstScatterLoc = stmt.getLoc();
-  if (!program.state) {
+  if (!model.state) {
     // A state declaration with an error was reported already.
     if (!stateDeclared)
       diag.error(stmt.getLoc(), "'scatter' needs a 'state' declaration");
     return;
   }
-  const Type &state = *program.state;
+  const Type &state = *model.state;
   std::optional<ValueId> value =
-      expectValue(lower(stmt.getValue()), stmt.getValue().getLoc(),
+      expectValue(elaborate(stmt.getValue()), stmt.getValue().getLoc(),
                   "'scatter' expects the state type " + state.str(),
                   [&](const Type &type) { return type == state; });
   if (value)
     emit(OpKind::Scatter, stmt.getLoc(), *value, {});
 }
 
-void VertexLowering::lowerPush(const PushStmt &stmt) {
+void VertexElaborator::elaboratePush(const PushStmt &stmt) {
   llvm::StringRef name = stmt.getName();
   auto [it, inserted] = pushes.try_emplace(name, stmt.getNameLoc());
   if (!inserted) {
@@ -214,8 +215,8 @@ void VertexLowering::lowerPush(const PushStmt &stmt) {
     return;
   }
   const Expr *valueExpr = stmt.getValue();
-  Operand operand =
-      valueExpr ? lower(*valueExpr) : lowerName(name, stmt.getNameLoc());
+  Operand operand = valueExpr ? elaborate(*valueExpr)
+                              : elaborateName(name, stmt.getNameLoc());
   llvm::SMLoc where = valueExpr ? valueExpr->getLoc() : stmt.getNameLoc();
   std::optional<ValueId> value =
       expectValue(operand, where, "'push' expects an f32 value",
@@ -226,9 +227,9 @@ void VertexLowering::lowerPush(const PushStmt &stmt) {
   emit(OpKind::Push, stmt.getLoc(), *value, {}).name = name.str();
 }
 
-void VertexLowering::lowerLoss(const LossStmt &stmt) {
+void VertexElaborator::elaborateLoss(const LossStmt &stmt) {
   std::optional<ValueId> value =
-      expectValue(lower(stmt.getValue()), stmt.getValue().getLoc(),
+      expectValue(elaborate(stmt.getValue()), stmt.getValue().getLoc(),
                   "loss expects a scalar f32",
                   [](const Type &type) { return type.isF32Scalar(); });
   if (value)
@@ -239,7 +240,7 @@ void VertexLowering::lowerLoss(const LossStmt &stmt) {
 // Names
 //===----------------------------------------------------------------------===//
 
-VertexLowering::Local *VertexLowering::lookupLocal(llvm::StringRef name) {
+VertexElaborator::Local *VertexElaborator::lookupLocal(llvm::StringRef name) {
   for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
     auto it = scope->find(name);
     if (it != scope->end())
@@ -248,8 +249,8 @@ VertexLowering::Local *VertexLowering::lookupLocal(llvm::StringRef name) {
   return nullptr;
 }
 
-bool VertexLowering::reportShadowing(llvm::StringRef name, llvm::SMLoc loc,
-                                     llvm::StringRef what) {
+bool VertexElaborator::reportShadowing(llvm::StringRef name, llvm::SMLoc loc,
+                                       llvm::StringRef what) {
   const ModuleSymbol *symbol = symbols.lookup(name);
   if (!symbol)
     return false;
@@ -258,7 +259,8 @@ bool VertexLowering::reportShadowing(llvm::StringRef name, llvm::SMLoc loc,
   return true;
 }
 
-void VertexLowering::assign(const AssignTarget &target, const Operand &value) {
+void VertexElaborator::assign(const AssignTarget &target,
+                              const Operand &value) {
   if (!target.index)
     return assignName(target.name, target.loc, value);
   assignElement(target.name, target.loc, evaluateInt(*target.index), value);
@@ -266,8 +268,8 @@ void VertexLowering::assign(const AssignTarget &target, const Operand &value) {
 
 /// Plain names are defined in the innermost scope, so a loop body may define
 /// the same temporary in every iteration; a name never changes its value.
-void VertexLowering::assignName(llvm::StringRef name, llvm::SMLoc loc,
-                                const Operand &value) {
+void VertexElaborator::assignName(llvm::StringRef name, llvm::SMLoc loc,
+                                  const Operand &value) {
   if (const Local *previous = lookupLocal(name)) {
     diag.error(loc, "redefinition of '" + name + "'");
     diag.note(previous->loc, "previous definition is here");
@@ -298,9 +300,9 @@ void VertexLowering::assignName(llvm::StringRef name, llvm::SMLoc loc,
 
 /// Arrays always live in the function scope, so elements assigned inside a
 /// loop are visible after it.
-void VertexLowering::assignElement(llvm::StringRef name, llvm::SMLoc loc,
-                                   std::optional<int64_t> index,
-                                   const Operand &value) {
+void VertexElaborator::assignElement(llvm::StringRef name, llvm::SMLoc loc,
+                                     std::optional<int64_t> index,
+                                     const Operand &value) {
   Local *array = lookupLocal(name);
   if (array && array->kind != Local::Kind::Array) {
     if (array->kind != Local::Kind::Poison) {
@@ -346,12 +348,12 @@ void VertexLowering::assignElement(llvm::StringRef name, llvm::SMLoc loc,
   }
 }
 
-std::optional<int64_t> VertexLowering::evaluateInt(const Expr &expr) {
+std::optional<int64_t> VertexElaborator::evaluateInt(const Expr &expr) {
   return cavs::evaluateInt(
       expr, [&](const NameExpr &name) { return resolveInt(name); }, diag);
 }
 
-std::optional<int64_t> VertexLowering::resolveInt(const NameExpr &name) {
+std::optional<int64_t> VertexElaborator::resolveInt(const NameExpr &name) {
   llvm::StringRef spelling = name.getName();
   if (spelling == "arity")
     return arity;
@@ -370,7 +372,7 @@ std::optional<int64_t> VertexLowering::resolveInt(const NameExpr &name) {
 // Emission
 //===----------------------------------------------------------------------===//
 
-bool VertexLowering::charge(llvm::SMLoc loc, size_t units) {
+bool VertexElaborator::charge(llvm::SMLoc loc, size_t units) {
   if (aborted)
     return false;
   unrolledSize += units;
@@ -383,9 +385,9 @@ bool VertexLowering::charge(llvm::SMLoc loc, size_t units) {
   return false;
 }
 
-Instruction &VertexLowering::emit(OpKind kind, llvm::SMLoc loc,
-                                  llvm::ArrayRef<ValueId> operands,
-                                  llvm::ArrayRef<Type> resultTypes) {
+Instruction &VertexElaborator::emit(OpKind kind, llvm::SMLoc loc,
+                                    llvm::ArrayRef<ValueId> operands,
+                                    llvm::ArrayRef<Type> resultTypes) {
   // Past the limit the instruction is still emitted, keeping the function
   // well-formed; the statement loop stops right after.
   charge(loc, 1 + operands.size());
@@ -401,13 +403,13 @@ Instruction &VertexLowering::emit(OpKind kind, llvm::SMLoc loc,
   return function.instructions.back();
 }
 
-ValueId VertexLowering::emitValue(OpKind kind, llvm::SMLoc loc,
-                                  llvm::ArrayRef<ValueId> operands,
-                                  Type resultType) {
+ValueId VertexElaborator::emitValue(OpKind kind, llvm::SMLoc loc,
+                                    llvm::ArrayRef<ValueId> operands,
+                                    Type resultType) {
   return emit(kind, loc, operands, resultType).results.front();
 }
 
-void VertexLowering::nameValue(ValueId value, const llvm::Twine &name) {
+void VertexElaborator::nameValue(ValueId value, const llvm::Twine &name) {
   std::string &current = function.values[value].name;
   if (current.empty())
     current = name.str();

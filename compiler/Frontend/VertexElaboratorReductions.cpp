@@ -1,4 +1,4 @@
-//===- VertexLoweringReductions.cpp - reductions, dot and losses ----------===//
+//===- VertexElaboratorReductions.cpp - reductions, dot and losses --------===//
 //
 // The builtins that reduce vectors to scalars, and the losses on f32
 // targets. reduce_sum and reduce_max are instructions of their own; the
@@ -7,11 +7,12 @@
 // one's formula, which is PyTorch's: users check models against it.
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/Frontend/VertexLowering.h"
+#include "compiler/Frontend/VertexElaborator.h"
 
 #include <cfloat>
 
 using namespace cavs;
+using namespace cavs::checked;
 
 namespace {
 enum class Composite { ReduceMean, LogSoftmax, Dot, Loss };
@@ -33,10 +34,10 @@ const CompositeBuiltin kComposites[] = {
 };
 } // namespace
 
-std::optional<VertexLowering::Operand>
-VertexLowering::lowerCompositeCall(const CallExpr &call) {
-  const CompositeBuiltin *builtin = llvm::find_if(
-      kComposites, [&](const CompositeBuiltin &b) {
+std::optional<VertexElaborator::Operand>
+VertexElaborator::elaborateCompositeCall(const CallExpr &call) {
+  const CompositeBuiltin *builtin =
+      llvm::find_if(kComposites, [&](const CompositeBuiltin &b) {
         return b.name == call.getCallee();
       });
   if (builtin == std::end(kComposites))
@@ -50,37 +51,39 @@ VertexLowering::lowerCompositeCall(const CallExpr &call) {
   case Composite::LogSoftmax:
     return mapVectors(call, [&](ValueId x) { return emitLogSoftmax(loc, x); });
   case Composite::Dot:
-    return lowerDot(call);
+    return elaborateDot(call);
   case Composite::Loss:
-    return lowerLoss(call);
+    return elaborateLoss(call);
   }
   llvm_unreachable("unknown composite builtin");
 }
 
-VertexLowering::Operand
-VertexLowering::mapVectors(const CallExpr &call,
-                           llvm::function_ref<ValueId(ValueId)> fn) {
+VertexElaborator::Operand
+VertexElaborator::mapVectors(const CallExpr &call,
+                             llvm::function_ref<ValueId(ValueId)> fn) {
   const Expr &arg = *call.getArgs().front();
-  return mapElements(lower(arg), [&](ValueId value) -> std::optional<ValueId> {
-    if (!checkF32(value, arg))
-      return std::nullopt;
-    if (!typeOf(value).isF32Vector()) {
-      diag.error(arg.getLoc(), "'" + call.getCallee() +
-                                   "' expects an f32 vector, got " +
-                                   typeOf(value).str());
-      return std::nullopt;
-    }
-    return fn(value);
-  });
+  return mapElements(
+      elaborate(arg), [&](ValueId value) -> std::optional<ValueId> {
+        if (!checkF32(value, arg))
+          return std::nullopt;
+        if (!typeOf(value).isF32Vector()) {
+          diag.error(arg.getLoc(), "'" + call.getCallee() +
+                                       "' expects an f32 vector, got " +
+                                       typeOf(value).str());
+          return std::nullopt;
+        }
+        return fn(value);
+      });
 }
 
-VertexLowering::Operand VertexLowering::lowerDot(const CallExpr &call) {
+VertexElaborator::Operand VertexElaborator::elaborateDot(const CallExpr &call) {
   llvm::ArrayRef<ExprPtr> args = call.getArgs();
-  Operand lhs = lower(*args[0]);
-  Operand rhs = lower(*args[1]);
+  Operand lhs = elaborate(*args[0]);
+  Operand rhs = elaborate(*args[1]);
   llvm::SMLoc loc = call.getLoc();
   return zipElements(
-      lhs, rhs, loc, "dot", [&](ValueId a, ValueId b) -> std::optional<ValueId> {
+      lhs, rhs, loc, "dot",
+      [&](ValueId a, ValueId b) -> std::optional<ValueId> {
         bool aOk = checkF32(a, *args[0]);
         bool bOk = checkF32(b, *args[1]);
         if (!aOk || !bOk)
@@ -97,7 +100,8 @@ VertexLowering::Operand VertexLowering::lowerDot(const CallExpr &call) {
       });
 }
 
-VertexLowering::Operand VertexLowering::lowerLoss(const CallExpr &call) {
+VertexElaborator::Operand
+VertexElaborator::elaborateLoss(const CallExpr &call) {
   llvm::StringRef name = call.getCallee();
   llvm::ArrayRef<ExprPtr> args = call.getArgs();
   // kl_div compares distributions; the others also take scalars.
@@ -107,10 +111,10 @@ VertexLowering::Operand VertexLowering::lowerLoss(const CallExpr &call) {
   };
   std::string kinds = vectorsOnly ? "an f32 vector" : "an f32 scalar or vector";
   std::optional<ValueId> prediction =
-      expectValue(lower(*args[0]), args[0]->getLoc(),
+      expectValue(elaborate(*args[0]), args[0]->getLoc(),
                   "'" + name + "' expects " + kinds, accepted);
   std::optional<ValueId> target =
-      expectValue(lower(*args[1]), args[1]->getLoc(),
+      expectValue(elaborate(*args[1]), args[1]->getLoc(),
                   "'" + name + "' expects " + kinds + " target", accepted);
   if (!prediction || !target)
     return Operand();
@@ -124,8 +128,8 @@ VertexLowering::Operand VertexLowering::lowerLoss(const CallExpr &call) {
 
   llvm::SMLoc loc = call.getLoc();
   auto emit2 = [&](OpKind kind, ValueId a, ValueId b) {
-    return emitValue(kind, loc, {a, b}, typeOf(a).isF32Scalar() ? typeOf(b)
-                                                                : typeOf(a));
+    return emitValue(kind, loc, {a, b},
+                     typeOf(a).isF32Scalar() ? typeOf(b) : typeOf(a));
   };
   ValueId x = *prediction, t = *target;
   if (name == "kl_div") {
@@ -157,21 +161,21 @@ VertexLowering::Operand VertexLowering::lowerLoss(const CallExpr &call) {
                                             : emitMean(loc, elements));
 }
 
-ValueId VertexLowering::emitMean(llvm::SMLoc loc, ValueId vector) {
+ValueId VertexElaborator::emitMean(llvm::SMLoc loc, ValueId vector) {
   ValueId sum = emitValue(OpKind::ReduceSum, loc, vector, Type::f32({}));
   ValueId count =
       emitConstant(loc, static_cast<float>(typeOf(vector).shape.front()));
   return emitValue(OpKind::Div, loc, {sum, count}, Type::f32({}));
 }
 
-ValueId VertexLowering::emitLogSoftmax(llvm::SMLoc loc, ValueId vector) {
+ValueId VertexElaborator::emitLogSoftmax(llvm::SMLoc loc, ValueId vector) {
   // x − max(x) − log Σ exp(x − max(x)): no exp can overflow.
   Type type = typeOf(vector);
   ValueId max = emitValue(OpKind::ReduceMax, loc, vector, Type::f32({}));
   ValueId shifted = emitValue(OpKind::Sub, loc, {vector, max}, type);
-  ValueId sum = emitValue(OpKind::ReduceSum, loc,
-                          emitValue(OpKind::Exp, loc, shifted, type),
-                          Type::f32({}));
+  ValueId sum =
+      emitValue(OpKind::ReduceSum, loc,
+                emitValue(OpKind::Exp, loc, shifted, type), Type::f32({}));
   ValueId logSum = emitValue(OpKind::Log, loc, sum, Type::f32({}));
   return emitValue(OpKind::Sub, loc, {shifted, logSum}, type);
 }

@@ -1,19 +1,20 @@
-//===- VertexLowering.h - check and flatten one vertex function -*- C++ -*-===//
+//===- VertexElaborator.h - check and unroll a vertex function --*- C++ -*-===//
 //
-// Sema for a vertex function body, fused with its lowering to Program form:
-// statements are executed symbolically in order, `for` loops are unrolled,
-// arrays live only at compile time (a map from index to SSA value), and each
-// operation is type-checked as it is emitted. Checking while unrolling means
-// every check sees concrete indices and shapes; the price is that a loop
-// body is only checked for the iterations that actually run.
+// Sema for a vertex function body, fused with its elaboration into the
+// checked model (CheckedModel.h): statements are executed symbolically in
+// order, `for` loops are unrolled, arrays live only at compile time (a map
+// from index to SSA value), and each operation is type-checked as it is
+// emitted. Checking while unrolling means every check sees concrete indices
+// and shapes; the price is that a loop body is only checked for the
+// iterations that actually run.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_COMPILER_FRONTEND_VERTEXLOWERING_H
-#define CAVS_COMPILER_FRONTEND_VERTEXLOWERING_H
+#ifndef CAVS_COMPILER_FRONTEND_VERTEXELABORATOR_H
+#define CAVS_COMPILER_FRONTEND_VERTEXELABORATOR_H
 
 #include "compiler/Frontend/AST.h"
+#include "compiler/Frontend/CheckedModel.h"
 #include "compiler/Frontend/Diagnostics.h"
-#include "compiler/Frontend/Program.h"
 #include "compiler/Frontend/Symbols.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -29,17 +30,17 @@ namespace cavs {
 /// compile time and memory for any input.
 constexpr unsigned kMaxUnrolledSize = 1 << 16;
 
-/// Checks and lowers the body of `decl`. Diagnostics go to `diag`; the
+/// Checks and elaborates the body of `decl`. Diagnostics go to `diag`; the
 /// result is only meaningful if none were reported.
-class VertexLowering {
+class VertexElaborator {
 public:
-  /// `program` provides the parameters and the state; `stateDeclared` tells
+  /// `model` provides the parameters and the state; `stateDeclared` tells
   /// a missing state declaration from one that had an error.
-  VertexLowering(const VertexDecl &decl, int64_t arity,
-                 const ModuleSymbols &symbols, const Program &program,
-                 bool stateDeclared, DiagEngine &diag);
+  VertexElaborator(const VertexDecl &decl, int64_t arity,
+                   const ModuleSymbols &symbols, const checked::Model &model,
+                   bool stateDeclared, DiagEngine &diag);
 
-  VertexFunction run();
+  checked::VertexFunction run();
 
 private:
   /// What an expression evaluates to: one SSA value, a compile-time array
@@ -47,12 +48,12 @@ private:
   struct Operand {
     enum class Kind { Error, Value, Array };
     Kind kind = Kind::Error;
-    ValueId value = 0;
-    llvm::SmallVector<ValueId, 4> elements;
+    checked::ValueId value = 0;
+    llvm::SmallVector<checked::ValueId, 4> elements;
 
-    static Operand single(ValueId id) { return {Kind::Value, id, {}}; }
-    static Operand array(llvm::ArrayRef<ValueId> ids) {
-      return {Kind::Array, 0, llvm::SmallVector<ValueId, 4>(ids)};
+    static Operand single(checked::ValueId id) { return {Kind::Value, id, {}}; }
+    static Operand array(llvm::ArrayRef<checked::ValueId> ids) {
+      return {Kind::Array, 0, llvm::SmallVector<checked::ValueId, 4>(ids)};
     }
     bool isError() const { return kind == Kind::Error; }
     bool isArray() const { return kind == Kind::Array; }
@@ -63,7 +64,7 @@ private:
     enum class Kind { Value, Array, LoopVar, Poison };
     /// An array element; `value` is empty when its definition had an error.
     struct Element {
-      std::optional<ValueId> value;
+      std::optional<checked::ValueId> value;
       llvm::SMLoc loc;
     };
 
@@ -73,7 +74,7 @@ private:
     /// Where the name was defined (its first element, for arrays).
     llvm::SMLoc loc;
     /// Kind::Value: the value.
-    ValueId value = 0;
+    checked::ValueId value = 0;
     /// Kind::LoopVar: the current iteration's value.
     int64_t loopValue = 0;
     /// Kind::Array: the assigned elements by index.
@@ -86,16 +87,16 @@ private:
     llvm::SMLoc wholeUseLoc;
   };
 
-  //===--- Statements (VertexLowering.cpp) --------------------------------===//
-  void lowerBlock(llvm::ArrayRef<StmtPtr> body);
-  void lowerStmt(const Stmt &stmt);
-  void lowerAssign(const AssignStmt &stmt);
-  void lowerPullAssign(const AssignStmt &stmt, const PullExpr &pull);
-  void lowerSplitAssign(const AssignStmt &stmt, const CallExpr &split);
-  void lowerFor(const ForStmt &stmt);
-  void lowerScatter(const ScatterStmt &stmt);
-  void lowerPush(const PushStmt &stmt);
-  void lowerLoss(const LossStmt &stmt);
+  //===--- Statements (VertexElaborator.cpp) ------------------------------===//
+  void elaborateBlock(llvm::ArrayRef<StmtPtr> body);
+  void elaborateStmt(const Stmt &stmt);
+  void elaborateAssign(const AssignStmt &stmt);
+  void elaboratePullAssign(const AssignStmt &stmt, const PullExpr &pull);
+  void elaborateSplitAssign(const AssignStmt &stmt, const CallExpr &split);
+  void elaborateFor(const ForStmt &stmt);
+  void elaborateScatter(const ScatterStmt &stmt);
+  void elaboratePush(const PushStmt &stmt);
+  void elaborateLoss(const LossStmt &stmt);
 
   /// Binds an assignment target to `value` (an Error operand poisons it).
   void assign(const AssignTarget &target, const Operand &value);
@@ -111,63 +112,67 @@ private:
   std::optional<int64_t> evaluateInt(const Expr &expr);
   std::optional<int64_t> resolveInt(const NameExpr &name);
 
-  //===--- Expressions (VertexLoweringExpr.cpp) ---------------------------===//
-  Operand lower(const Expr &expr);
-  Operand lowerName(llvm::StringRef name, llvm::SMLoc loc);
-  Operand lowerWholeArray(llvm::StringRef name, Local &local, llvm::SMLoc loc);
-  Operand lowerNeg(const NegExpr &neg);
-  Operand lowerBinary(const BinaryExpr &binary);
-  Operand lowerMatMul(const BinaryExpr &binary);
-  Operand lowerIndex(const IndexExpr &index);
-  Operand lowerGather(const GatherExpr &gather);
-  Operand lowerCall(const CallExpr &call);
-  Operand lowerConcat(const CallExpr &call);
-  Operand lowerSlice(const CallExpr &call);
-  Operand lowerSum(const CallExpr &call);
+  //===--- Expressions (VertexElaboratorExpr.cpp) -------------------------===//
+  Operand elaborate(const Expr &expr);
+  Operand elaborateName(llvm::StringRef name, llvm::SMLoc loc);
+  Operand elaborateWholeArray(llvm::StringRef name, Local &local,
+                              llvm::SMLoc loc);
+  Operand elaborateNeg(const NegExpr &neg);
+  Operand elaborateBinary(const BinaryExpr &binary);
+  Operand elaborateMatMul(const BinaryExpr &binary);
+  Operand elaborateIndex(const IndexExpr &index);
+  Operand elaborateGather(const GatherExpr &gather);
+  Operand elaborateCall(const CallExpr &call);
+  Operand elaborateConcat(const CallExpr &call);
+  Operand elaborateSlice(const CallExpr &call);
+  Operand elaborateSum(const CallExpr &call);
   /// `x[i]` of an f32 vector `x`: element i as a scalar.
-  Operand extractElement(const IndexExpr &index, ValueId vector,
+  Operand extractElement(const IndexExpr &index, checked::ValueId vector,
                          int64_t position);
-  Operand lowerLookup(const CallExpr &call);
-  Operand lowerSoftmaxCrossEntropy(const CallExpr &call);
+  Operand elaborateLookup(const CallExpr &call);
+  Operand elaborateSoftmaxCrossEntropy(const CallExpr &call);
 
-  //===--- Reductions and losses (VertexLoweringReductions.cpp) -----------===//
-  /// Lowers a call of a builtin that expands to several instructions
+  //===--- Reductions and losses (VertexElaboratorReductions.cpp) ---------===//
+  /// Elaborates a call of a builtin that expands to several instructions
   /// (reduce_mean, dot, log_softmax, mse, bce_with_logits, kl_div); empty
   /// when `call` names none.
-  std::optional<Operand> lowerCompositeCall(const CallExpr &call);
-  /// Lowers the one argument of `call`, requires f32 vectors and applies
+  std::optional<Operand> elaborateCompositeCall(const CallExpr &call);
+  /// Elaborates the one argument of `call`, requires f32 vectors and applies
   /// `fn` to it, per element for arrays.
   Operand mapVectors(const CallExpr &call,
-                     llvm::function_ref<ValueId(ValueId)> fn);
-  Operand lowerDot(const CallExpr &call);
+                     llvm::function_ref<checked::ValueId(checked::ValueId)> fn);
+  Operand elaborateDot(const CallExpr &call);
   /// mse, bce_with_logits and kl_div of (prediction, target).
-  Operand lowerLoss(const CallExpr &call);
+  Operand elaborateLoss(const CallExpr &call);
   /// The instructions of the builtins, on checked operands.
-  ValueId emitMean(llvm::SMLoc loc, ValueId vector);
-  ValueId emitLogSoftmax(llvm::SMLoc loc, ValueId vector);
+  checked::ValueId emitMean(llvm::SMLoc loc, checked::ValueId vector);
+  checked::ValueId emitLogSoftmax(llvm::SMLoc loc, checked::ValueId vector);
 
   /// Applies `fn` to a value, or to each element of an array; an Error
   /// operand or any failing element gives Error.
-  Operand mapElements(const Operand &operand,
-                      llvm::function_ref<std::optional<ValueId>(ValueId)> fn);
+  Operand mapElements(
+      const Operand &operand,
+      llvm::function_ref<std::optional<checked::ValueId>(checked::ValueId)> fn);
   /// Applies an elementwise unary op, per element for arrays.
-  Operand mapUnary(OpKind kind, llvm::SMLoc loc, const Operand &operand,
-                   const Expr &operandExpr);
+  Operand mapUnary(checked::OpKind kind, llvm::SMLoc loc,
+                   const Operand &operand, const Expr &operandExpr);
   /// Applies + - * /, per element for arrays (an array with a single value
   /// broadcasts the value).
   Operand mapBinary(const BinaryExpr &binary, const Operand &lhs,
                     const Operand &rhs);
-  std::optional<ValueId> binaryValues(const BinaryExpr &binary, ValueId lhs,
-                                      ValueId rhs);
+  std::optional<checked::ValueId> binaryValues(const BinaryExpr &binary,
+                                               checked::ValueId lhs,
+                                               checked::ValueId rhs);
   /// Applies `fn` to pairs of values: elementwise for two arrays of equal
   /// length (else reports "'`what`' expects arrays of the same length"),
   /// pairing a single value with every element of an array.
-  Operand
-  zipElements(const Operand &lhs, const Operand &rhs, llvm::SMLoc loc,
-              llvm::StringRef what,
-              llvm::function_ref<std::optional<ValueId>(ValueId, ValueId)> fn);
-  std::optional<ValueId> matMulValue(const BinaryExpr &binary, unsigned param,
-                                     ValueId rhs);
+  Operand zipElements(const Operand &lhs, const Operand &rhs, llvm::SMLoc loc,
+                      llvm::StringRef what,
+                      llvm::function_ref<std::optional<checked::ValueId>(
+                          checked::ValueId, checked::ValueId)>
+                          fn);
+  std::optional<checked::ValueId>
+  matMulValue(const BinaryExpr &binary, unsigned param, checked::ValueId rhs);
   /// Resolves `expr` as a rank-2 parameter (the left of '@', the table of
   /// lookup); otherwise reports "`expectation`, got ..." and returns empty.
   std::optional<unsigned> resolveMatrix(const Expr &expr,
@@ -177,45 +182,48 @@ private:
 
   /// Accepts a single value satisfying `pred`, else reports "`expectation`,
   /// got <what it is>" at `where` (silently rejects Error operands).
-  std::optional<ValueId>
+  std::optional<checked::ValueId>
   expectValue(const Operand &operand, llvm::SMLoc where,
               const llvm::Twine &expectation,
-              llvm::function_ref<bool(const Type &)> pred);
+              llvm::function_ref<bool(const checked::Type &)> pred);
   /// Reports a `pull` that is not the whole right side of `x = pull T;`.
   void reportMisplacedPull(llvm::SMLoc loc);
   /// Rejects an i32 value used where f32 is needed, with the rule for i32.
-  bool checkF32(ValueId value, const Expr &where);
+  bool checkF32(checked::ValueId value, const Expr &where);
   /// The type of a value, or "an array of N values", for diagnostics.
   std::string describe(const Operand &operand) const;
 
   //===--- Emission -------------------------------------------------------===//
-  const Type &typeOf(ValueId id) const { return function.values[id].type; }
-  ValueId emitConstant(llvm::SMLoc loc, float value);
-  ValueId emitValue(OpKind kind, llvm::SMLoc loc,
-                    llvm::ArrayRef<ValueId> operands, Type resultType);
+  const checked::Type &typeOf(checked::ValueId id) const {
+    return function.values[id].type;
+  }
+  checked::ValueId emitConstant(llvm::SMLoc loc, float value);
+  checked::ValueId emitValue(checked::OpKind kind, llvm::SMLoc loc,
+                             llvm::ArrayRef<checked::ValueId> operands,
+                             checked::Type resultType);
   /// Appends an instruction with one result per type. The reference is
   /// valid until the next emission.
-  Instruction &emit(OpKind kind, llvm::SMLoc loc,
-                    llvm::ArrayRef<ValueId> operands,
-                    llvm::ArrayRef<Type> resultTypes);
+  checked::Instruction &emit(checked::OpKind kind, llvm::SMLoc loc,
+                             llvm::ArrayRef<checked::ValueId> operands,
+                             llvm::ArrayRef<checked::Type> resultTypes);
   /// Counts `units` towards kMaxUnrolledSize; past it, reports once and
-  /// stops the lowering.
+  /// stops the elaboration.
   bool charge(llvm::SMLoc loc, size_t units = 1);
   /// Gives `value` a user-visible name unless it already has one.
-  void nameValue(ValueId value, const llvm::Twine &name);
+  void nameValue(checked::ValueId value, const llvm::Twine &name);
 
   const VertexDecl &decl;
   int64_t arity;
   const ModuleSymbols &symbols;
-  const Program &program;
+  const checked::Model &model;
   bool stateDeclared;
   DiagEngine &diag;
 
-  VertexFunction function;
+  checked::VertexFunction function;
   /// Innermost last; [0] is the function scope, which holds every array.
   std::vector<llvm::StringMap<Local>> scopes;
   /// One ParamRef per used rank-1 parameter.
-  llvm::DenseMap<unsigned, ValueId> paramRefs;
+  llvm::DenseMap<unsigned, checked::ValueId> paramRefs;
   /// Where each external input and output name was first used.
   llvm::StringMap<llvm::SMLoc> pulls, pushes;
   llvm::SMLoc firstScatterLoc;
@@ -225,4 +233,4 @@ private:
 
 } // namespace cavs
 
-#endif // CAVS_COMPILER_FRONTEND_VERTEXLOWERING_H
+#endif // CAVS_COMPILER_FRONTEND_VERTEXELABORATOR_H
