@@ -67,6 +67,7 @@ void PhaseLowering::begin(func::FuncOp function, Block *exit) {
   callArg = function.getArgument(0);
   this->exit = exit;
   fields.clear();
+  spaces.clear();
 }
 
 std::string cavs::phaseFunctionName(StringRef prefix, VertexOp vertex,
@@ -143,6 +144,12 @@ Value PhaseLowering::childRows(OpBuilder &b, Location loc, int64_t k) {
 
 Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer,
                             Value ld, Type valueType) {
+  return buffer(b, loc, pointer, ld, valueWidth(valueType),
+                bufferType(valueType));
+}
+
+Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer,
+                            Value ld, int64_t columns, MemRefType type) {
   // The LLVM form of a 2-D strided memref: allocated and aligned pointer,
   // offset, sizes, strides.
   MLIRContext *context = b.getContext();
@@ -160,13 +167,31 @@ Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer,
   insert(pointer, {1});
   insert(i64(b, loc, 0), {2});
   insert(rows(b), {3, 0});
-  insert(i64(b, loc, valueWidth(valueType)), {3, 1});
+  insert(i64(b, loc, columns), {3, 1});
   insert(ld, {4, 0});
   insert(i64(b, loc, 1), {4, 1});
-  return b
-      .create<UnrealizedConversionCastOp>(loc, bufferType(valueType),
-                                          descriptor)
+  return b.create<UnrealizedConversionCastOp>(loc, type, descriptor)
       .getResult(0);
+}
+
+Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
+  // Built once in the entry block, like the fields.
+  int64_t key = static_cast<int64_t>(space);
+  if (Value cached = spaces.lookup(key))
+    return cached;
+  bool arena = space == SlotSpace::arena;
+  int64_t width = arena ? arenaFloats : scratchFloats;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(callArg.getParentBlock()->getTerminator());
+  Location loc = callArg.getLoc();
+  // The layout stays dynamic, like every buffer's, so that subviews of it
+  // have the buffer type.
+  auto f32 = RankedTensorType::get({width}, b.getF32Type());
+  Value value = buffer(
+      b, loc, field(b, arena ? CallField::Arena : CallField::Scratch, true),
+      i64(b, loc, width), f32);
+  spaces[key] = value;
+  return value;
 }
 
 FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value) {
@@ -190,6 +215,22 @@ FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
   }
   Location loc = value.getLoc();
   bool arena = slot.getSpace() == SlotSpace::arena;
+  if (!value.getType().isInteger(32)) {
+    // The slot's columns of the space.
+    Value rowCount =
+        b.create<arith::IndexCastOp>(loc, b.getIndexType(), rows(b));
+    return b
+        .create<memref::SubViewOp>(
+            loc, bufferType(value.getType()),
+            spaceBuffer(b, slot.getSpace()),
+            ArrayRef<OpFoldResult>{b.getIndexAttr(0),
+                                   b.getIndexAttr(slot.getOffset())},
+            ArrayRef<OpFoldResult>{rowCount,
+                                   b.getIndexAttr(valueWidth(value.getType()))},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)})
+        .getResult();
+  }
+  // An i32 value (an id or label) lives in a float column of its space.
   Value base = field(b, arena ? CallField::Arena : CallField::Scratch, true);
   Value pointer =
       slot.getOffset() == 0 ? base

@@ -117,6 +117,14 @@ public:
   mlir::Value buffer(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value pointer, mlir::Value ld,
                      mlir::Type valueType);
+  /// `pointer` as a rows × `columns` buffer of `type` with leading
+  /// dimension `ld`.
+  mlir::Value buffer(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::Value pointer, mlir::Value ld, int64_t columns,
+                     mlir::MemRefType type);
+  /// The arena or the task scratch of the call as one buffer, rows by
+  /// their floats per row; f32 slots are its subviews.
+  mlir::Value spaceBuffer(mlir::OpBuilder &b, SlotSpace space);
   /// The memory slot the plan gave `value`, as its buffer.
   mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
                                           mlir::Value value);
@@ -160,6 +168,7 @@ private:
   mlir::Value callArg;
   mlir::Block *exit = nullptr;
   llvm::DenseMap<int64_t, mlir::Value> fields;
+  llvm::DenseMap<int64_t, mlir::Value> spaces;
 };
 
 /// The patterns that lower the ops of a phase to runtime calls.
