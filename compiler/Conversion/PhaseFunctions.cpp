@@ -14,6 +14,7 @@
 #include "compiler/Conversion/PhaseFunctions.h"
 
 #include "compiler/Conversion/FusedKernels.h"
+#include "compiler/Conversion/RuntimeAbi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -28,47 +29,8 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
-/// Fields of cavs_call (cavs/program.h), each 8 bytes.
-enum CallField : int64_t {
-  Rows,
-  Arena,
-  Scratch,
-  State,
-  StateGrad,
-  StateBegin,
-  Children,
-  ChildViews,
-  Vertices,
-  NumVertices,
-  Params,
-  Grads,
-  GradStore,
-  Pulls,
-  PullGrads,
-  Pushes,
-  PushGrads,
-  Loss,
-  Device,
-};
-
-/// Entries of cavs_device_ops (cavs/device_ops.h), each 8 bytes: the CUDA
-/// phase functions call the runtime through them, by the name of the CPU
-/// op without its `cavs_op_` prefix.
-int32_t deviceOpIndex(StringRef op) {
-  static constexpr llvm::StringLiteral entries[] = {
-      "gemm",          "gather",       "scatter",
-      "child_grad",    "copy_rows",    "zero_rows",
-      "lookup",        "lookup_grad",  "column_sum",
-      "softmax",       "softmax_cross_entropy",
-      "softmax_cross_entropy_grad",    "gather_rows",
-      "scatter_rows",  "mark_rows",    "loss_sum",
-      "launch",        "constant"};
-  for (auto [i, entry] : llvm::enumerate(entries))
-    if (entry == op)
-      return int32_t(i);
-  llvm_unreachable("a runtime op without a device table entry");
-}
-
+using abi::CallField;
+using abi::RuntimeOp;
 
 /// Where a per-vertex value lives during a call.
 struct Buffer {
@@ -108,10 +70,10 @@ private:
   LogicalResult emit(Operation *op);
 
   // Call fields and tables.
-  Value field(CallField index, bool pointer);
+  Value field(CallField index);
   Value tableEntry(CallField table, int64_t index);
   Value param(StringRef symbol, bool gradient) {
-    return tableEntry(gradient ? Grads : Params,
+    return tableEntry(gradient ? CallField::grads : CallField::params,
                       order.tableIndex.lookup(symbol));
   }
 
@@ -150,24 +112,26 @@ private:
   Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
   /// The state (or state-gradient) row of the call's first vertex.
   Value stateRows(CallField buffer) {
-    return floatsAt(field(buffer, true),
-                    mul(field(StateBegin, false), i64(stateWidth)));
+    return floatsAt(field(buffer),
+                    mul(field(CallField::state_begin), i64(stateWidth)));
   }
   /// children + k * rows: the child rows of slot k.
   Value childRows(int64_t k) {
-    return offset(field(Children, true), mul(i64(k), field(Rows, false)),
-                  b.getI32Type());
+    return offset(field(CallField::children),
+                  mul(i64(k), field(CallField::rows)), b.getI32Type());
   }
 
-  // Calls.
-  func::FuncOp runtimeFunction(StringRef name, TypeRange arguments,
-                               TypeRange results);
-  Operation *call(StringRef name, ValueRange arguments, TypeRange results);
-  void callVoid(StringRef name, ValueRange arguments) {
-    call(name, arguments, {});
+  // Calls: every runtime op goes through the device's op table.
+  template <RuntimeOp Op, typename... Values> Value call(Values... arguments) {
+    return abi::callRuntimeOp<Op>(b, loc, field(CallField::device),
+                                  arguments...);
   }
   /// Calls a runtime op returning cavs_status; returns on failure.
-  void callChecked(StringRef name, ValueRange arguments);
+  template <RuntimeOp Op, typename... Values>
+  void callChecked(Values... arguments) {
+    returnOnFailure(call<Op>(arguments...));
+  }
+  void returnOnFailure(Value status);
 
   LogicalResult emitGather(GatherOp gather);
   LogicalResult emitStateGrad(StateGradOp stateGrad);
@@ -193,8 +157,8 @@ private:
   int64_t arenaFloats = 0, scratchFloats = 0;
   std::string constantPrefix;
   /// The CUDA image's kernel numbers when emitting CUDA phase functions,
-  /// which run on device pointers and call the runtime through
-  /// cavs_call::device; null for CPU code.
+  /// which run on device pointers and launch their fused kernels through
+  /// the device's op table; null for CPU code, which calls them directly.
   const CudaKernelIndex *cudaKernels;
   unsigned numConstants = 0;
   OpBuilder b;
@@ -207,7 +171,7 @@ private:
   Block *phaseBlock = nullptr;
   BatchingKind phaseKind = BatchingKind::eager;
   llvm::DenseMap<Value, Buffer> views;
-  llvm::DenseMap<int64_t, Value> fields;
+  llvm::DenseMap<int32_t, Value> fields;
 };
 } // namespace
 
@@ -215,9 +179,9 @@ private:
 // Fields, buffers
 //===----------------------------------------------------------------------===//
 
-Value PhaseEmitter::field(CallField index, bool pointer) {
+Value PhaseEmitter::field(CallField index) {
   // Loaded once in the entry block so that every later block sees them.
-  auto it = fields.find(int64_t(index) * 2 + pointer);
+  auto it = fields.find(int32_t(index));
   if (it != fields.end())
     return it->second;
   OpBuilder::InsertionGuard guard(b);
@@ -226,15 +190,14 @@ Value PhaseEmitter::field(CallField index, bool pointer) {
   Value address = b.create<LLVM::GEPOp>(loc, ptrType, b.getI64Type(), callArg,
                                         ArrayRef<LLVM::GEPArg>{int32_t(index)});
   Value value = b.create<LLVM::LoadOp>(
-      loc, pointer ? ptrType : Type(b.getI64Type()), address);
-  fields[int64_t(index) * 2 + pointer] = value;
+      loc, abi::callFieldType(index, b.getContext()), address);
+  fields[int32_t(index)] = value;
   return value;
 }
 
 Value PhaseEmitter::tableEntry(CallField table, int64_t index) {
-  Value address = b.create<LLVM::GEPOp>(
-      loc, ptrType, ptrType, field(table, true),
-      ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  Value address = b.create<LLVM::GEPOp>(loc, ptrType, ptrType, field(table),
+                                        ArrayRef<LLVM::GEPArg>{int32_t(index)});
   return b.create<LLVM::LoadOp>(loc, ptrType, address);
 }
 
@@ -251,7 +214,8 @@ SlotAttr PhaseEmitter::slotOf(Value value) {
 
 Value PhaseEmitter::slotPointer(SlotAttr slot) {
   bool arena = slot.getSpace() == SlotSpace::arena;
-  return floats(field(arena ? Arena : Scratch, true), slot.getOffset());
+  return floats(field(arena ? CallField::arena : CallField::scratch),
+                slot.getOffset());
 }
 
 FailureOr<Buffer> PhaseEmitter::buffer(Value value) {
@@ -304,11 +268,7 @@ Value PhaseEmitter::constantArray(ConstantOp constant) {
                              values.reshape(flat));
   }
   Value address = b.create<LLVM::AddressOfOp>(loc, ptrType, name);
-  if (!cudaKernels)
-    return address;
-  return call("cavs_op_constant", {address, i64(flat.getNumElements())},
-              {ptrType})
-      ->getResult(0);
+  return call<RuntimeOp::constant>(address, i64(flat.getNumElements()));
 }
 
 bool PhaseEmitter::readOnlyHere(Value value) {
@@ -327,44 +287,7 @@ bool PhaseEmitter::readOnlyHere(Value value) {
 // Calls
 //===----------------------------------------------------------------------===//
 
-func::FuncOp PhaseEmitter::runtimeFunction(StringRef name, TypeRange arguments,
-                                           TypeRange results) {
-  if (auto existing = target.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(target.getBody());
-  auto function =
-      b.create<func::FuncOp>(loc, name, b.getFunctionType(arguments, results));
-  function.setPrivate();
-  return function;
-}
-
-Operation *PhaseEmitter::call(StringRef name, ValueRange arguments,
-                              TypeRange results) {
-  if (cudaKernels) {
-    // callee = device->ops[entry]; callee(device, arguments...).
-    Value device = field(Device, true);
-    Value entry = b.create<LLVM::GEPOp>(
-        loc, ptrType, ptrType, device,
-        ArrayRef<LLVM::GEPArg>{deviceOpIndex(name.drop_front(
-            llvm::StringRef("cavs_op_").size()))});
-    Value callee = b.create<LLVM::LoadOp>(loc, ptrType, entry);
-    SmallVector<Type> types = {ptrType};
-    llvm::append_range(types, ValueRange(arguments).getTypes());
-    Type result = results.empty() ? LLVM::LLVMVoidType::get(b.getContext())
-                                  : results.front();
-    SmallVector<Value> operands = {callee, device};
-    llvm::append_range(operands, arguments);
-    return b.create<LLVM::CallOp>(
-        loc, LLVM::LLVMFunctionType::get(result, types), operands);
-  }
-  func::FuncOp function =
-      runtimeFunction(name, ValueRange(arguments).getTypes(), results);
-  return b.create<func::CallOp>(loc, function, arguments);
-}
-
-void PhaseEmitter::callChecked(StringRef name, ValueRange arguments) {
-  Value status = call(name, arguments, {b.getI32Type()})->getResult(0);
+void PhaseEmitter::returnOnFailure(Value status) {
   Value failed =
       b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status, i32(0));
   Block *current = b.getInsertionBlock();
@@ -384,11 +307,11 @@ LogicalResult PhaseEmitter::emitGather(GatherOp gather) {
   if (failed(slot))
     return failure();
   int64_t k = gather.getIndex();
-  Value rows = field(Rows, false);
+  Value rows = field(CallField::rows);
   auto copy = [&] {
-    callVoid("cavs_op_gather",
-             {rows, i64(0), i64(1), childRows(k), field(State, true),
-              i64(stateWidth), slot->ptr, slot->ld});
+    call<RuntimeOp::gather>(rows, i64(0), i64(1), childRows(k),
+                            field(CallField::state), i64(stateWidth), slot->ptr,
+                            slot->ld);
   };
   if (!readOnlyHere(gather.getResult())) {
     copy();
@@ -396,7 +319,8 @@ LogicalResult PhaseEmitter::emitGather(GatherOp gather) {
   }
   // Read the children's state rows in place when the schedule found them
   // contiguous; copy them into the slot otherwise.
-  Value viewAddress = offset(field(ChildViews, true), i64(k), b.getI32Type());
+  Value viewAddress =
+      offset(field(CallField::child_views), i64(k), b.getI32Type());
   Value viewRow = b.create<arith::ExtSIOp>(
       loc, b.getI64Type(),
       b.create<LLVM::LoadOp>(loc, b.getI32Type(), viewAddress));
@@ -408,7 +332,8 @@ LogicalResult PhaseEmitter::emitGather(GatherOp gather) {
   join->addArgument(b.getI64Type(), loc);
   Block *copyBlock = b.createBlock(join);
   b.setInsertionPointToEnd(current);
-  Value viewPtr = floatsAt(field(State, true), mul(viewRow, i64(stateWidth)));
+  Value viewPtr =
+      floatsAt(field(CallField::state), mul(viewRow, i64(stateWidth)));
   b.create<cf::CondBranchOp>(loc, isView, join,
                              ValueRange{viewPtr, i64(stateWidth)}, copyBlock,
                              ValueRange{});
@@ -421,7 +346,7 @@ LogicalResult PhaseEmitter::emitGather(GatherOp gather) {
 }
 
 LogicalResult PhaseEmitter::emitStateGrad(StateGradOp stateGrad) {
-  Value rows = stateRows(StateGrad);
+  Value rows = stateRows(CallField::state_grad);
   if (readOnlyHere(stateGrad.getResult())) {
     views[stateGrad.getResult()] = {rows, i64(stateWidth)};
     return success();
@@ -429,8 +354,8 @@ LogicalResult PhaseEmitter::emitStateGrad(StateGradOp stateGrad) {
   FailureOr<Buffer> dst = buffer(stateGrad.getResult());
   if (failed(dst))
     return failure();
-  callVoid("cavs_op_copy_rows", {field(Rows, false), i64(stateWidth), rows,
-                                 i64(stateWidth), dst->ptr, dst->ld});
+  call<RuntimeOp::copy_rows>(field(CallField::rows), i64(stateWidth), rows,
+                             i64(stateWidth), dst->ptr, dst->ld);
   return success();
 }
 
@@ -449,10 +374,10 @@ LogicalResult PhaseEmitter::emitMatmul(MatmulOp matmul) {
   Value weights = param(ref.getParam(), /*gradient=*/false);
   bool transposed = matmul.getTransposeLhs();
   // Y = X Wᵀ (rows × m), or DX = DY W (rows × k) for the transposed product.
-  callVoid("cavs_op_gemm",
-           {i32(0), i32(transposed ? 0 : 1), field(Rows, false),
-            i64(transposed ? k : m), i64(transposed ? m : k), f32(1), x->ptr,
-            x->ld, weights, i64(k), f32(0), y->ptr, y->ld});
+  call<RuntimeOp::gemm>(i32(0), i32(transposed ? 0 : 1), field(CallField::rows),
+                        i64(transposed ? k : m), i64(transposed ? m : k),
+                        f32(1), x->ptr, x->ld, weights, i64(k), f32(0), y->ptr,
+                        y->ld);
   return success();
 }
 
@@ -471,7 +396,7 @@ LogicalResult PhaseEmitter::emitFused(FusedOp fused) {
   auto kernel = fused->getAttrOfType<FlatSymbolRefAttr>(kKernelAttrName);
   if (!kernel)
     return fused.emitOpError("has no kernel; build the kernels first");
-  SmallVector<Value> arguments = {field(Rows, false)};
+  SmallVector<Value> arguments = {field(CallField::rows)};
   llvm::append_range(arguments, operands);
   b.create<func::CallOp>(loc, kernel.getValue(), TypeRange{}, arguments);
   return success();
@@ -493,8 +418,8 @@ LogicalResult PhaseEmitter::emitKernelLaunch(FusedOp fused,
     b.create<LLVM::StoreOp>(loc, bits, offset(args, i64(i), b.getI64Type()));
   }
   int64_t width = fused.getIterationType().getNumElements();
-  callVoid("cavs_op_launch", {i32(number->second), field(Rows, false),
-                              i64(width), args, i32(operands.size())});
+  call<RuntimeOp::launch>(i32(number->second), field(CallField::rows),
+                          i64(width), args, i32(operands.size()));
   return success();
 }
 
@@ -508,47 +433,47 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
                            "function '")
            << vertex.getSymName() << "' never gathers; declare it with "
            << "arity 0";
-  Value rows = field(Rows, false);
+  Value rows = field(CallField::rows);
   auto width = [](Value value) { return valueWidth(value.getType()); };
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](PullOp pull) -> LogicalResult {
         auto dst = buffer(pull.getResult());
         if (failed(dst))
           return failure();
-        callVoid("cavs_op_gather_rows",
-                 {rows, field(Vertices, true),
-                  tableEntry(Pulls, pullIndex(pull.getName())),
-                  i64(width(pull.getResult())), dst->ptr, dst->ld});
+        call<RuntimeOp::gather_rows>(
+            rows, field(CallField::vertices),
+            tableEntry(CallField::pulls, pullIndex(pull.getName())),
+            i64(width(pull.getResult())), dst->ptr, dst->ld);
         return success();
       })
       .Case([&](PushOp push) -> LogicalResult {
         auto src = buffer(push.getValue());
         if (failed(src))
           return failure();
-        callVoid("cavs_op_scatter_rows",
-                 {rows, field(Vertices, true), src->ptr, src->ld,
-                  tableEntry(Pushes, pushIndex(push.getName())),
-                  i64(width(push.getValue())), i32(0)});
+        call<RuntimeOp::scatter_rows>(
+            rows, field(CallField::vertices), src->ptr, src->ld,
+            tableEntry(CallField::pushes, pushIndex(push.getName())),
+            i64(width(push.getValue())), i32(0));
         return success();
       })
       .Case([&](PushGradOp pushGrad) -> LogicalResult {
         auto dst = buffer(pushGrad.getResult());
         if (failed(dst))
           return failure();
-        callVoid("cavs_op_gather_rows",
-                 {rows, field(Vertices, true),
-                  tableEntry(PushGrads, pushIndex(pushGrad.getName())),
-                  i64(width(pushGrad.getResult())), dst->ptr, dst->ld});
+        call<RuntimeOp::gather_rows>(
+            rows, field(CallField::vertices),
+            tableEntry(CallField::push_grads, pushIndex(pushGrad.getName())),
+            i64(width(pushGrad.getResult())), dst->ptr, dst->ld);
         return success();
       })
       .Case([&](PullGradOp pullGrad) -> LogicalResult {
         auto src = buffer(pullGrad.getValue());
         if (failed(src))
           return failure();
-        callVoid("cavs_op_scatter_rows",
-                 {rows, field(Vertices, true), src->ptr, src->ld,
-                  tableEntry(PullGrads, pullIndex(pullGrad.getName())),
-                  i64(width(pullGrad.getValue())), i32(1)});
+        call<RuntimeOp::scatter_rows>(
+            rows, field(CallField::vertices), src->ptr, src->ld,
+            tableEntry(CallField::pull_grads, pullIndex(pullGrad.getName())),
+            i64(width(pullGrad.getValue())), i32(1));
         return success();
       })
       .Case([&](GatherOp gather) { return emitGather(gather); })
@@ -556,8 +481,8 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto src = buffer(scatter.getValue());
         if (failed(src))
           return failure();
-        callVoid("cavs_op_scatter",
-                 {rows, src->ptr, src->ld, stateRows(State), i64(stateWidth)});
+        call<RuntimeOp::scatter>(rows, src->ptr, src->ld,
+                                 stateRows(CallField::state), i64(stateWidth));
         return success();
       })
       .Case([&](StateGradOp stateGrad) { return emitStateGrad(stateGrad); })
@@ -565,9 +490,9 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto src = buffer(childGrad.getValue());
         if (failed(src))
           return failure();
-        callVoid("cavs_op_child_grad",
-                 {rows, i64(0), i64(1), childRows(childGrad.getIndex()),
-                  src->ptr, src->ld, field(StateGrad, true), i64(stateWidth)});
+        call<RuntimeOp::child_grad>(
+            rows, i64(0), i64(1), childRows(childGrad.getIndex()), src->ptr,
+            src->ld, field(CallField::state_grad), i64(stateWidth));
         return success();
       })
       .Case<SplitOp, SliceOp>([&](Operation *part) -> LogicalResult {
@@ -596,9 +521,8 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
           auto src = buffer(input);
           if (failed(src))
             return failure();
-          callVoid("cavs_op_copy_rows",
-                   {rows, i64(width(input)), src->ptr, src->ld,
-                    floats(dst->ptr, column), dst->ld});
+          call<RuntimeOp::copy_rows>(rows, i64(width(input)), src->ptr, src->ld,
+                                     floats(dst->ptr, column), dst->ld);
           column += width(input);
         }
         return success();
@@ -608,11 +532,11 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto dst = buffer(pad.getResult());
         if (failed(src) || failed(dst))
           return failure();
-        callVoid("cavs_op_zero_rows",
-                 {rows, i64(width(pad.getResult())), dst->ptr, dst->ld});
-        callVoid("cavs_op_copy_rows",
-                 {rows, i64(width(pad.getInput())), src->ptr, src->ld,
-                  floats(dst->ptr, pad.getOffset()), dst->ld});
+        call<RuntimeOp::zero_rows>(rows, i64(width(pad.getResult())), dst->ptr,
+                                   dst->ld);
+        call<RuntimeOp::copy_rows>(rows, i64(width(pad.getInput())), src->ptr,
+                                   src->ld, floats(dst->ptr, pad.getOffset()),
+                                   dst->ld);
         return success();
       })
       .Case([&](FusedOp fused) { return emitFused(fused); })
@@ -621,9 +545,9 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto src = buffer(paramGrad.getValue());
         if (failed(src))
           return failure();
-        callVoid("cavs_op_column_sum",
-                 {rows, i64(width(paramGrad.getValue())), src->ptr, src->ld,
-                  param(paramGrad.getParam(), /*gradient=*/true)});
+        call<RuntimeOp::column_sum>(
+            rows, i64(width(paramGrad.getValue())), src->ptr, src->ld,
+            param(paramGrad.getParam(), /*gradient=*/true));
         return success();
       })
       .Case([&](ParamGradOuterOp outer) -> LogicalResult {
@@ -633,10 +557,10 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
           return failure();
         int64_t m = width(outer.getDy()), k = width(outer.getX());
         // dW[m×k] += DYᵀ X over the call's rows.
-        callVoid("cavs_op_gemm",
-                 {i32(1), i32(0), i64(m), i64(k), rows, f32(1), dy->ptr, dy->ld,
-                  x->ptr, x->ld, f32(1),
-                  param(outer.getParam(), /*gradient=*/true), i64(k)});
+        call<RuntimeOp::gemm>(i32(1), i32(0), i64(m), i64(k), rows, f32(1),
+                              dy->ptr, dy->ld, x->ptr, x->ld, f32(1),
+                              param(outer.getParam(), /*gradient=*/true),
+                              i64(k));
         return success();
       })
       .Case([&](LookupOp lookup) -> LogicalResult {
@@ -646,10 +570,9 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         if (failed(index) || failed(table) || failed(dst))
           return failure();
         auto type = cast<RankedTensorType>(lookup.getTable().getType());
-        callChecked("cavs_op_lookup",
-                    {rows, index->ptr, index->ld, table->ptr,
-                     i64(type.getDimSize(0)), i64(type.getDimSize(1)), dst->ptr,
-                     dst->ld});
+        callChecked<RuntimeOp::lookup>(
+            rows, index->ptr, index->ld, table->ptr, i64(type.getDimSize(0)),
+            i64(type.getDimSize(1)), dst->ptr, dst->ld);
         return success();
       })
       .Case([&](LookupGradOp lookupGrad) -> LogicalResult {
@@ -660,13 +583,13 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         StringRef table = lookupGrad.getParam();
         ParamOp tableParam = order.params[order.paramIndex(table)];
         auto type = tableParam.getType();
-        callChecked("cavs_op_lookup_grad",
-                    {rows, index->ptr, index->ld, src->ptr, src->ld,
-                     param(table, /*gradient=*/true), i64(type.getDimSize(0)),
-                     i64(type.getDimSize(1))});
-        callChecked("cavs_op_mark_rows",
-                    {field(GradStore, true), i32(order.paramIndex(table)), rows,
-                     index->ptr, index->ld});
+        callChecked<RuntimeOp::lookup_grad>(
+            rows, index->ptr, index->ld, src->ptr, src->ld,
+            param(table, /*gradient=*/true), i64(type.getDimSize(0)),
+            i64(type.getDimSize(1)));
+        callChecked<RuntimeOp::mark_rows>(field(CallField::grad_store),
+                                          i32(order.paramIndex(table)), rows,
+                                          index->ptr, index->ld);
         return success();
       })
       .Case([&](SoftmaxOp softmax) -> LogicalResult {
@@ -674,8 +597,8 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto dst = buffer(softmax.getResult());
         if (failed(src) || failed(dst))
           return failure();
-        callVoid("cavs_op_softmax", {rows, i64(width(softmax.getResult())),
-                                     src->ptr, src->ld, dst->ptr, dst->ld});
+        call<RuntimeOp::softmax>(rows, i64(width(softmax.getResult())),
+                                 src->ptr, src->ld, dst->ptr, dst->ld);
         return success();
       })
       .Case([&](SoftmaxCrossEntropyOp loss) -> LogicalResult {
@@ -684,9 +607,9 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto dst = buffer(loss.getResult());
         if (failed(logits) || failed(labels) || failed(dst))
           return failure();
-        callChecked("cavs_op_softmax_cross_entropy",
-                    {rows, i64(width(loss.getLogits())), logits->ptr,
-                     logits->ld, labels->ptr, labels->ld, dst->ptr, dst->ld});
+        callChecked<RuntimeOp::softmax_cross_entropy>(
+            rows, i64(width(loss.getLogits())), logits->ptr, logits->ld,
+            labels->ptr, labels->ld, dst->ptr, dst->ld);
         return success();
       })
       .Case([&](SoftmaxCrossEntropyGradOp grad) -> LogicalResult {
@@ -696,29 +619,17 @@ LogicalResult PhaseEmitter::emit(Operation *op) {
         auto dst = buffer(grad.getResult());
         if (failed(logits) || failed(labels) || failed(seed) || failed(dst))
           return failure();
-        callChecked("cavs_op_softmax_cross_entropy_grad",
-                    {rows, i64(width(grad.getLogits())), logits->ptr,
-                     logits->ld, labels->ptr, labels->ld, seed->ptr, seed->ld,
-                     dst->ptr, dst->ld});
+        callChecked<RuntimeOp::softmax_cross_entropy_grad>(
+            rows, i64(width(grad.getLogits())), logits->ptr, logits->ld,
+            labels->ptr, labels->ld, seed->ptr, seed->ld, dst->ptr, dst->ld);
         return success();
       })
       .Case([&](LossOp loss) -> LogicalResult {
         auto src = buffer(loss.getValue());
         if (failed(src))
           return failure();
-        if (cudaKernels) {
-          // The device adds into the pass's loss in device memory.
-          callVoid("cavs_op_loss_sum",
-                   {rows, src->ptr, src->ld, field(Loss, true)});
-          return success();
-        }
-        Value sum = call("cavs_op_loss_sum", {rows, src->ptr, src->ld},
-                         {b.getF64Type()})
-                        ->getResult(0);
-        Value total = field(Loss, true);
-        Value previous = b.create<LLVM::LoadOp>(loc, b.getF64Type(), total);
-        b.create<LLVM::StoreOp>(
-            loc, b.create<arith::AddFOp>(loc, previous, sum), total);
+        call<RuntimeOp::loss_sum>(rows, src->ptr, src->ld,
+                                  field(CallField::loss));
         return success();
       })
       .Default([&](Operation *other) -> LogicalResult {
