@@ -144,12 +144,7 @@ LogicalResult lowerRead(const PhasePattern<OpTy> &p, OpTy op, CallField table,
   if (failed(dst))
     return failure();
   Location loc = op.getLoc();
-  p.lowering.call(rewriter, loc, "cavs_op_gather_rows",
-                  {p.rows(rewriter),
-                   p.lowering.field(rewriter, CallField::Vertices, true),
-                   p.lowering.tableEntry(rewriter, loc, table, index),
-                   p.i64(rewriter, loc, width(op.getResult())),
-                   p.ptr(rewriter, *dst), p.ld(rewriter, *dst)});
+  p.lowering.template call<RuntimeOp::gather_rows>(rewriter, loc, p.rows(rewriter), p.lowering.field(rewriter, CallField::vertices), p.lowering.tableEntry(rewriter, loc, table, index), p.i64(rewriter, loc, width(op.getResult())), p.ptr(rewriter, *dst), p.ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -160,13 +155,7 @@ LogicalResult lowerWrite(const PhasePattern<OpTy> &p, OpTy op, Value src,
                          CallField table, int64_t index, bool accumulate,
                          ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  p.lowering.call(rewriter, loc, "cavs_op_scatter_rows",
-                  {p.rows(rewriter),
-                   p.lowering.field(rewriter, CallField::Vertices, true),
-                   p.ptr(rewriter, src), p.ld(rewriter, src),
-                   p.lowering.tableEntry(rewriter, loc, table, index),
-                   p.i64(rewriter, loc, width(op.getValue())),
-                   p.i32(rewriter, loc, accumulate)});
+  p.lowering.template call<RuntimeOp::scatter_rows>(rewriter, loc, p.rows(rewriter), p.lowering.field(rewriter, CallField::vertices), p.ptr(rewriter, src), p.ld(rewriter, src), p.lowering.tableEntry(rewriter, loc, table, index), p.i64(rewriter, loc, width(op.getValue())), p.i32(rewriter, loc, accumulate));
   rewriter.eraseOp(op);
   return success();
 }
@@ -179,24 +168,24 @@ int64_t indexIn(DictionaryAttr dict, StringRef name) {
 }
 
 PATTERN(PullLowering, PullOp) {
-  return lowerRead(*this, op, CallField::Pulls,
+  return lowerRead(*this, op, CallField::pulls,
                    indexIn(lowering.vertex.getPulls(), op.getName()), rewriter);
 }
 
 PATTERN(PushGradLowering, PushGradOp) {
-  return lowerRead(*this, op, CallField::PushGrads,
+  return lowerRead(*this, op, CallField::push_grads,
                    indexIn(lowering.vertex.getPushes(), op.getName()),
                    rewriter);
 }
 
 PATTERN(PushLowering, PushOp) {
-  return lowerWrite(*this, op, adaptor.getValue(), CallField::Pushes,
+  return lowerWrite(*this, op, adaptor.getValue(), CallField::pushes,
                     indexIn(lowering.vertex.getPushes(), op.getName()),
                     /*accumulate=*/false, rewriter);
 }
 
 PATTERN(PullGradLowering, PullGradOp) {
-  return lowerWrite(*this, op, adaptor.getValue(), CallField::PullGrads,
+  return lowerWrite(*this, op, adaptor.getValue(), CallField::pull_grads,
                     indexIn(lowering.vertex.getPulls(), op.getName()),
                     /*accumulate=*/true, rewriter);
 }
@@ -209,11 +198,7 @@ PATTERN(GatherLowering, GatherOp) {
   int64_t k = op.getIndex();
   int64_t stateWidth = lowering.stateWidth;
   auto copy = [&](OpBuilder &b) {
-    lowering.call(b, loc, "cavs_op_gather",
-                  {rows(b), i64(b, loc, 0), i64(b, loc, 1),
-                   lowering.childRows(b, loc, k),
-                   lowering.field(b, CallField::State, true),
-                   i64(b, loc, stateWidth), ptr(b, *slot), ld(b, *slot)});
+    lowering.call<RuntimeOp::gather>(b, loc, rows(b), i64(b, loc, 0), i64(b, loc, 1), lowering.childRows(b, loc, k), lowering.field(b, CallField::state), i64(b, loc, stateWidth), ptr(b, *slot), ld(b, *slot));
   };
   if (readLater(op.getResult())) {
     copy(rewriter);
@@ -224,7 +209,7 @@ PATTERN(GatherLowering, GatherOp) {
   // contiguous; copy them into the slot otherwise.
   Value viewAddress = rewriter.create<LLVM::GEPOp>(
       loc, LLVM::LLVMPointerType::get(getContext()), rewriter.getI32Type(),
-      lowering.field(rewriter, CallField::ChildViews, true),
+      lowering.field(rewriter, CallField::child_views),
       ValueRange{i64(rewriter, loc, k)});
   Value viewRow = rewriter.create<arith::ExtSIOp>(
       loc, rewriter.getI64Type(),
@@ -237,7 +222,7 @@ PATTERN(GatherLowering, GatherOp) {
         Value first = b.create<arith::MulIOp>(loc, viewRow,
                                               i64(b, loc, stateWidth));
         Value rowsPtr = lowering.floats(
-            b, loc, lowering.field(b, CallField::State, true), first);
+            b, loc, lowering.field(b, CallField::state), first);
         b.create<scf::YieldOp>(
             loc, lowering.buffer(b, loc, rowsPtr, i64(b, loc, stateWidth),
                                  op.getType()));
@@ -253,17 +238,14 @@ PATTERN(GatherLowering, GatherOp) {
 PATTERN(ScatterLowering, ScatterOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  lowering.call(rewriter, loc, "cavs_op_scatter",
-                {rows(rewriter), ptr(rewriter, src), ld(rewriter, src),
-                 lowering.stateRows(rewriter, loc, CallField::State),
-                 i64(rewriter, loc, lowering.stateWidth)});
+  lowering.call<RuntimeOp::scatter>(rewriter, loc, rows(rewriter), ptr(rewriter, src), ld(rewriter, src), lowering.stateRows(rewriter, loc, CallField::state), i64(rewriter, loc, lowering.stateWidth));
   rewriter.eraseOp(op);
   return success();
 }
 
 PATTERN(StateGradLowering, StateGradOp) {
   Location loc = op.getLoc();
-  Value stateRows = lowering.stateRows(rewriter, loc, CallField::StateGrad);
+  Value stateRows = lowering.stateRows(rewriter, loc, CallField::state_grad);
   Value stateWidth = i64(rewriter, loc, lowering.stateWidth);
   if (!readLater(op.getResult())) {
     rewriter.replaceOp(op, lowering.buffer(rewriter, loc, stateRows,
@@ -273,9 +255,7 @@ PATTERN(StateGradLowering, StateGradOp) {
   FailureOr<Value> dst = lowering.slotBuffer(rewriter, op.getResult());
   if (failed(dst))
     return failure();
-  lowering.call(rewriter, loc, "cavs_op_copy_rows",
-                {rows(rewriter), stateWidth, stateRows, stateWidth,
-                 ptr(rewriter, *dst), ld(rewriter, *dst)});
+  lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), stateWidth, stateRows, stateWidth, ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -283,12 +263,7 @@ PATTERN(StateGradLowering, StateGradOp) {
 PATTERN(ChildGradLowering, ChildGradOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  lowering.call(rewriter, loc, "cavs_op_child_grad",
-                {rows(rewriter), i64(rewriter, loc, 0), i64(rewriter, loc, 1),
-                 lowering.childRows(rewriter, loc, op.getIndex()),
-                 ptr(rewriter, src), ld(rewriter, src),
-                 lowering.field(rewriter, CallField::StateGrad, true),
-                 i64(rewriter, loc, lowering.stateWidth)});
+  lowering.call<RuntimeOp::child_grad>(rewriter, loc, rows(rewriter), i64(rewriter, loc, 0), i64(rewriter, loc, 1), lowering.childRows(rewriter, loc, op.getIndex()), ptr(rewriter, src), ld(rewriter, src), lowering.field(rewriter, CallField::state_grad), i64(rewriter, loc, lowering.stateWidth));
   rewriter.eraseOp(op);
   return success();
 }
@@ -305,12 +280,8 @@ PATTERN(ConcatLowering, ConcatOp) {
   Value dstPtr = ptr(rewriter, *dst), dstLd = ld(rewriter, *dst);
   int64_t column = 0;
   for (auto [input, src] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
-    lowering.call(rewriter, loc, "cavs_op_copy_rows",
-                  {rows(rewriter), i64(rewriter, loc, width(input)),
-                   ptr(rewriter, src), ld(rewriter, src),
-                   lowering.floats(rewriter, loc, dstPtr,
-                                   i64(rewriter, loc, column)),
-                   dstLd});
+    lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(input)), ptr(rewriter, src), ld(rewriter, src), lowering.floats(rewriter, loc, dstPtr,
+                                   i64(rewriter, loc, column)), dstLd);
     column += width(input);
   }
   rewriter.replaceOp(op, *dst);
@@ -324,15 +295,9 @@ PATTERN(PadLowering, PadOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getInput();
   Value dstPtr = ptr(rewriter, *dst), dstLd = ld(rewriter, *dst);
-  lowering.call(rewriter, loc, "cavs_op_zero_rows",
-                {rows(rewriter), i64(rewriter, loc, width(op.getResult())),
-                 dstPtr, dstLd});
-  lowering.call(rewriter, loc, "cavs_op_copy_rows",
-                {rows(rewriter), i64(rewriter, loc, width(op.getInput())),
-                 ptr(rewriter, src), ld(rewriter, src),
-                 lowering.floats(rewriter, loc, dstPtr,
-                                 i64(rewriter, loc, op.getOffset())),
-                 dstLd});
+  lowering.call<RuntimeOp::zero_rows>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getResult())), dstPtr, dstLd);
+  lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getInput())), ptr(rewriter, src), ld(rewriter, src), lowering.floats(rewriter, loc, dstPtr,
+                                 i64(rewriter, loc, op.getOffset())), dstLd);
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -385,10 +350,7 @@ PATTERN(FusedLowering, FusedOp) {
       rewriter.create<LLVM::StoreOp>(loc, bits, slot);
     }
     int64_t iteration = op.getIterationType().getNumElements();
-    lowering.call(rewriter, loc, "cavs_op_launch",
-                  {i32(rewriter, loc, number.getInt()), rows(rewriter),
-                   i64(rewriter, loc, iteration), args,
-                   i32(rewriter, loc, operands.size())});
+    lowering.call<RuntimeOp::launch>(rewriter, loc, i32(rewriter, loc, number.getInt()), rows(rewriter), i64(rewriter, loc, iteration), args, i32(rewriter, loc, operands.size()));
   }
   rewriter.replaceOp(op, ArrayRef<Value>(buffers).drop_front(
                              adaptor.getInputs().size()));
@@ -410,14 +372,7 @@ PATTERN(MatmulLowering, MatmulOp) {
   bool transposed = op.getTransposeLhs();
   Value weights = lowering.param(rewriter, loc, ref.getParam(), false);
   // Y = X Wᵀ (rows × m), or DX = DY W (rows × k) for the transposed product.
-  lowering.call(rewriter, loc, "cavs_op_gemm",
-                {i32(rewriter, loc, 0), i32(rewriter, loc, transposed ? 0 : 1),
-                 rows(rewriter), i64(rewriter, loc, transposed ? k : m),
-                 i64(rewriter, loc, transposed ? m : k),
-                 lowering.f32(rewriter, loc, 1), ptr(rewriter, x),
-                 ld(rewriter, x), weights, i64(rewriter, loc, k),
-                 lowering.f32(rewriter, loc, 0), ptr(rewriter, *y),
-                 ld(rewriter, *y)});
+  lowering.call<RuntimeOp::gemm>(rewriter, loc, i32(rewriter, loc, 0), i32(rewriter, loc, transposed ? 0 : 1), rows(rewriter), i64(rewriter, loc, transposed ? k : m), i64(rewriter, loc, transposed ? m : k), lowering.f32(rewriter, loc, 1), ptr(rewriter, x), ld(rewriter, x), weights, i64(rewriter, loc, k), lowering.f32(rewriter, loc, 0), ptr(rewriter, *y), ld(rewriter, *y));
   rewriter.replaceOp(op, *y);
   return success();
 }
@@ -425,10 +380,7 @@ PATTERN(MatmulLowering, MatmulOp) {
 PATTERN(ParamGradLowering, ParamGradOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  lowering.call(rewriter, loc, "cavs_op_column_sum",
-                {rows(rewriter), i64(rewriter, loc, width(op.getValue())),
-                 ptr(rewriter, src), ld(rewriter, src),
-                 lowering.param(rewriter, loc, op.getParam(), true)});
+  lowering.call<RuntimeOp::column_sum>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getValue())), ptr(rewriter, src), ld(rewriter, src), lowering.param(rewriter, loc, op.getParam(), true));
   rewriter.eraseOp(op);
   return success();
 }
@@ -438,14 +390,7 @@ PATTERN(ParamGradOuterLowering, ParamGradOuterOp) {
   Value dy = adaptor.getDy(), x = adaptor.getX();
   int64_t m = width(op.getDy()), k = width(op.getX());
   // dW[m×k] += DYᵀ X over the call's rows.
-  lowering.call(rewriter, loc, "cavs_op_gemm",
-                {i32(rewriter, loc, 1), i32(rewriter, loc, 0),
-                 i64(rewriter, loc, m), i64(rewriter, loc, k), rows(rewriter),
-                 lowering.f32(rewriter, loc, 1), ptr(rewriter, dy),
-                 ld(rewriter, dy), ptr(rewriter, x), ld(rewriter, x),
-                 lowering.f32(rewriter, loc, 1),
-                 lowering.param(rewriter, loc, op.getParam(), true),
-                 i64(rewriter, loc, k)});
+  lowering.call<RuntimeOp::gemm>(rewriter, loc, i32(rewriter, loc, 1), i32(rewriter, loc, 0), i64(rewriter, loc, m), i64(rewriter, loc, k), rows(rewriter), lowering.f32(rewriter, loc, 1), ptr(rewriter, dy), ld(rewriter, dy), ptr(rewriter, x), ld(rewriter, x), lowering.f32(rewriter, loc, 1), lowering.param(rewriter, loc, op.getParam(), true), i64(rewriter, loc, k));
   rewriter.eraseOp(op);
   return success();
 }
@@ -461,12 +406,7 @@ PATTERN(LookupLowering, LookupOp) {
   Location loc = op.getLoc();
   Value index = adaptor.getIndex(), table = adaptor.getTable();
   auto type = cast<RankedTensorType>(op.getTable().getType());
-  lowering.callChecked(
-      rewriter, loc, "cavs_op_lookup",
-      {rows(rewriter), ptr(rewriter, index), ld(rewriter, index),
-       ptr(rewriter, table), i64(rewriter, loc, type.getDimSize(0)),
-       i64(rewriter, loc, type.getDimSize(1)), ptr(rewriter, *dst),
-       ld(rewriter, *dst)});
+  lowering.callChecked<RuntimeOp::lookup>(rewriter, loc, rows(rewriter), ptr(rewriter, index), ld(rewriter, index), ptr(rewriter, table), i64(rewriter, loc, type.getDimSize(0)), i64(rewriter, loc, type.getDimSize(1)), ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -478,16 +418,8 @@ PATTERN(LookupGradLowering, LookupGradOp) {
   int32_t param = lowering.order.paramIndex(table);
   auto type = ParamOp(lowering.order.params[param]).getType();
   Value indexPtr = ptr(rewriter, index), indexLd = ld(rewriter, index);
-  lowering.callChecked(rewriter, loc, "cavs_op_lookup_grad",
-                       {rows(rewriter), indexPtr, indexLd, ptr(rewriter, src),
-                        ld(rewriter, src),
-                        lowering.param(rewriter, loc, table, true),
-                        i64(rewriter, loc, type.getDimSize(0)),
-                        i64(rewriter, loc, type.getDimSize(1))});
-  lowering.callChecked(
-      rewriter, loc, "cavs_op_mark_rows",
-      {lowering.field(rewriter, CallField::GradStore, true),
-       i32(rewriter, loc, param), rows(rewriter), indexPtr, indexLd});
+  lowering.callChecked<RuntimeOp::lookup_grad>(rewriter, loc, rows(rewriter), indexPtr, indexLd, ptr(rewriter, src), ld(rewriter, src), lowering.param(rewriter, loc, table, true), i64(rewriter, loc, type.getDimSize(0)), i64(rewriter, loc, type.getDimSize(1)));
+  lowering.callChecked<RuntimeOp::mark_rows>(rewriter, loc, lowering.field(rewriter, CallField::grad_store), i32(rewriter, loc, param), rows(rewriter), indexPtr, indexLd);
   rewriter.eraseOp(op);
   return success();
 }
@@ -498,10 +430,7 @@ PATTERN(SoftmaxLowering, SoftmaxOp) {
     return failure();
   Location loc = op.getLoc();
   Value src = adaptor.getOperand();
-  lowering.call(rewriter, loc, "cavs_op_softmax",
-                {rows(rewriter), i64(rewriter, loc, width(op.getResult())),
-                 ptr(rewriter, src), ld(rewriter, src), ptr(rewriter, *dst),
-                 ld(rewriter, *dst)});
+  lowering.call<RuntimeOp::softmax>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getResult())), ptr(rewriter, src), ld(rewriter, src), ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -512,11 +441,7 @@ PATTERN(CrossEntropyLowering, SoftmaxCrossEntropyOp) {
     return failure();
   Location loc = op.getLoc();
   Value logits = adaptor.getLogits(), labels = adaptor.getLabel();
-  lowering.callChecked(
-      rewriter, loc, "cavs_op_softmax_cross_entropy",
-      {rows(rewriter), i64(rewriter, loc, width(op.getLogits())),
-       ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels),
-       ld(rewriter, labels), ptr(rewriter, *dst), ld(rewriter, *dst)});
+  lowering.callChecked<RuntimeOp::softmax_cross_entropy>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getLogits())), ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels), ld(rewriter, labels), ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -528,37 +453,19 @@ PATTERN(CrossEntropyGradLowering, SoftmaxCrossEntropyGradOp) {
   Location loc = op.getLoc();
   Value logits = adaptor.getLogits(), labels = adaptor.getLabel();
   Value seed = adaptor.getGrad();
-  lowering.callChecked(
-      rewriter, loc, "cavs_op_softmax_cross_entropy_grad",
-      {rows(rewriter), i64(rewriter, loc, width(op.getLogits())),
-       ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels),
-       ld(rewriter, labels), ptr(rewriter, seed), ld(rewriter, seed),
-       ptr(rewriter, *dst), ld(rewriter, *dst)});
+  lowering.callChecked<RuntimeOp::softmax_cross_entropy_grad>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getLogits())), ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels), ld(rewriter, labels), ptr(rewriter, seed), ld(rewriter, seed), ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
 
 PATTERN(LossLowering, LossOp) {
+  // The device adds the rows' sum into the pass's loss (device memory on
+  // a GPU).
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  Value total = lowering.field(rewriter, CallField::Loss, true);
-  if (lowering.device == Device::CUDA) {
-    // The device adds into the pass's loss in device memory.
-    lowering.call(rewriter, loc, "cavs_op_loss_sum",
-                  {rows(rewriter), ptr(rewriter, src), ld(rewriter, src),
-                   total});
-  } else {
-    Value sum = lowering
-                    .call(rewriter, loc, "cavs_op_loss_sum",
-                          {rows(rewriter), ptr(rewriter, src),
-                           ld(rewriter, src)},
-                          {rewriter.getF64Type()})
-                    ->getResult(0);
-    Value previous =
-        rewriter.create<LLVM::LoadOp>(loc, rewriter.getF64Type(), total);
-    rewriter.create<LLVM::StoreOp>(
-        loc, rewriter.create<arith::AddFOp>(loc, previous, sum), total);
-  }
+  lowering.call<RuntimeOp::loss_sum>(rewriter, loc, rows(rewriter),
+                                     ptr(rewriter, src), ld(rewriter, src),
+                                     lowering.field(rewriter, CallField::loss));
   rewriter.eraseOp(op);
   return success();
 }

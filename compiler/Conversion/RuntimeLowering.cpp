@@ -97,21 +97,20 @@ Value PhaseLowering::floats(OpBuilder &b, Location loc, Value ptr,
                                b.getF32Type(), ptr, ValueRange{elements});
 }
 
-Value PhaseLowering::field(OpBuilder &b, CallField index, bool pointer) {
+Value PhaseLowering::field(OpBuilder &b, CallField index) {
   // Loaded once in the entry block, so that every later block sees them.
-  int64_t key = int64_t(index) * 2 + pointer;
+  int32_t key = static_cast<int32_t>(index);
   if (Value cached = fields.lookup(key))
     return cached;
   OpBuilder::InsertionGuard guard(b);
   Block *entry = callArg.getParentBlock();
   b.setInsertionPoint(entry->getTerminator());
   Location loc = callArg.getLoc();
-  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  Value address =
-      b.create<LLVM::GEPOp>(loc, ptrType, b.getI64Type(), callArg,
-                            ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  Value address = b.create<LLVM::GEPOp>(
+      loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI64Type(),
+      callArg, ArrayRef<LLVM::GEPArg>{key});
   Value value = b.create<LLVM::LoadOp>(
-      loc, pointer ? ptrType : Type(b.getI64Type()), address);
+      loc, abi::callFieldType(index, b.getContext()), address);
   fields[key] = value;
   return value;
 }
@@ -120,21 +119,21 @@ Value PhaseLowering::tableEntry(OpBuilder &b, Location loc, CallField table,
                                 int64_t index) {
   Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Value address =
-      b.create<LLVM::GEPOp>(loc, ptrType, ptrType, field(b, table, true),
+      b.create<LLVM::GEPOp>(loc, ptrType, ptrType, field(b, table),
                             ArrayRef<LLVM::GEPArg>{int32_t(index)});
   return b.create<LLVM::LoadOp>(loc, ptrType, address);
 }
 
 Value PhaseLowering::stateRows(OpBuilder &b, Location loc, CallField buffer) {
   Value begin = b.create<arith::MulIOp>(
-      loc, field(b, CallField::StateBegin, false), i64(b, loc, stateWidth));
-  return floats(b, loc, field(b, buffer, true), begin);
+      loc, field(b, CallField::state_begin), i64(b, loc, stateWidth));
+  return floats(b, loc, field(b, buffer), begin);
 }
 
 Value PhaseLowering::childRows(OpBuilder &b, Location loc, int64_t k) {
   Value offset = b.create<arith::MulIOp>(loc, i64(b, loc, k), rows(b));
   return b.create<LLVM::GEPOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
-                               b.getI32Type(), field(b, CallField::Children, true),
+                               b.getI32Type(), field(b, CallField::children),
                                ValueRange{offset});
 }
 
@@ -188,7 +187,7 @@ Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
   // have the buffer type.
   auto f32 = RankedTensorType::get({width}, b.getF32Type());
   Value value = buffer(
-      b, loc, field(b, arena ? CallField::Arena : CallField::Scratch, true),
+      b, loc, field(b, arena ? CallField::arena : CallField::scratch),
       i64(b, loc, width), f32);
   spaces[key] = value;
   return value;
@@ -231,7 +230,7 @@ FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
         .getResult();
   }
   // An i32 value (an id or label) lives in a float column of its space.
-  Value base = field(b, arena ? CallField::Arena : CallField::Scratch, true);
+  Value base = field(b, arena ? CallField::arena : CallField::scratch);
   Value pointer =
       slot.getOffset() == 0 ? base
                             : floats(b, loc, base, i64(b, loc, slot.getOffset()));
@@ -276,72 +275,17 @@ Value PhaseLowering::constantArray(OpBuilder &b, Location loc,
   }
   Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Value address = b.create<LLVM::AddressOfOp>(loc, ptrType, name);
-  if (device == Device::CPU)
-    return address;
-  return call(b, loc, "cavs_op_constant",
-              {address, i64(b, loc, flat.getNumElements())}, {ptrType})
-      ->getResult(0);
+  // The device's copy (the array itself on the CPU).
+  return call<RuntimeOp::constant>(b, loc, address,
+                                   i64(b, loc, flat.getNumElements()));
 }
 
 //===----------------------------------------------------------------------===//
 // Calls
 //===----------------------------------------------------------------------===//
 
-/// Entries of cavs_device_ops (cavs/device_ops.h), each 8 bytes: the CUDA
-/// phase functions call the runtime through them, by the name of the CPU
-/// op without its `cavs_op_` prefix.
-static int32_t deviceOpIndex(StringRef op) {
-  static constexpr llvm::StringLiteral entries[] = {
-      "gemm",          "gather",       "scatter",
-      "child_grad",    "copy_rows",    "zero_rows",
-      "lookup",        "lookup_grad",  "column_sum",
-      "softmax",       "softmax_cross_entropy",
-      "softmax_cross_entropy_grad",    "gather_rows",
-      "scatter_rows",  "mark_rows",    "loss_sum",
-      "launch",        "constant"};
-  for (auto [i, entry] : llvm::enumerate(entries))
-    if (entry == op)
-      return int32_t(i);
-  llvm_unreachable("a runtime op without a device table entry");
-}
-
-Operation *PhaseLowering::call(OpBuilder &b, Location loc, StringRef name,
-                               ValueRange arguments, TypeRange results) {
-  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  if (device == Device::CUDA) {
-    // callee = device->ops[entry]; callee(device, arguments...).
-    Value device = field(b, CallField::Device, true);
-    Value entry = b.create<LLVM::GEPOp>(
-        loc, ptrType, ptrType, device,
-        ArrayRef<LLVM::GEPArg>{
-            deviceOpIndex(name.drop_front(StringRef("cavs_op_").size()))});
-    Value callee = b.create<LLVM::LoadOp>(loc, ptrType, entry);
-    SmallVector<Type> types = {ptrType};
-    llvm::append_range(types, arguments.getTypes());
-    Type result = results.empty() ? LLVM::LLVMVoidType::get(b.getContext())
-                                  : results.front();
-    SmallVector<Value> operands = {callee, device};
-    llvm::append_range(operands, arguments);
-    return b.create<LLVM::CallOp>(
-        loc, LLVM::LLVMFunctionType::get(result, types), operands);
-  }
-  auto function = module.lookupSymbol<func::FuncOp>(name);
-  if (!function) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    function = b.create<func::FuncOp>(
-        loc, name, b.getFunctionType(arguments.getTypes(), results));
-    function.setPrivate();
-  }
-  return b.create<func::CallOp>(loc, function, arguments);
-}
-
-void PhaseLowering::callChecked(ConversionPatternRewriter &rewriter,
-                                Location loc, StringRef name,
-                                ValueRange arguments) {
-  Value status =
-      call(rewriter, loc, name, arguments, {rewriter.getI32Type()})
-          ->getResult(0);
+void PhaseLowering::returnOnFailure(ConversionPatternRewriter &rewriter,
+                                    Location loc, Value status) {
   Value failed = rewriter.create<arith::CmpIOp>(
       loc, arith::CmpIPredicate::ne, status, i32(rewriter, loc, 0));
   Block *current = rewriter.getInsertionBlock();

@@ -18,6 +18,7 @@
 #define CAVS_COMPILER_CONVERSION_RUNTIMELOWERING_H
 
 #include "compiler/Conversion/ParamOrder.h"
+#include "compiler/Conversion/RuntimeAbi.h"
 #include "dialects/CavsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,28 +29,8 @@
 
 namespace cavs {
 
-/// Fields of cavs_call (cavs/program.h), each 8 bytes.
-enum class CallField : int32_t {
-  Rows,
-  Arena,
-  Scratch,
-  State,
-  StateGrad,
-  StateBegin,
-  Children,
-  ChildViews,
-  Vertices,
-  NumVertices,
-  Params,
-  Grads,
-  GradStore,
-  Pulls,
-  PullGrads,
-  Pushes,
-  PushGrads,
-  Loss,
-  Device,
-};
+using abi::CallField;
+using abi::RuntimeOp;
 
 /// The phases, in execution order (cavs_phase of the runtime).
 inline constexpr std::array<llvm::StringLiteral, 6> kPhaseNames = {
@@ -96,14 +77,14 @@ public:
   int64_t stateWidth = 0;
 
   // The call.
-  mlir::Value field(mlir::OpBuilder &b, CallField index, bool pointer);
-  mlir::Value rows(mlir::OpBuilder &b) { return field(b, CallField::Rows, false); }
+  mlir::Value field(mlir::OpBuilder &b, CallField index);
+  mlir::Value rows(mlir::OpBuilder &b) { return field(b, CallField::rows); }
   /// Entry `index` of the pointer table `table` (params, grads, pulls...).
   mlir::Value tableEntry(mlir::OpBuilder &b, mlir::Location loc,
                          CallField table, int64_t index);
   mlir::Value param(mlir::OpBuilder &b, mlir::Location loc,
                     llvm::StringRef symbol, bool gradient) {
-    return tableEntry(b, loc, gradient ? CallField::Grads : CallField::Params,
+    return tableEntry(b, loc, gradient ? CallField::grads : CallField::params,
                       order.tableIndex.lookup(symbol));
   }
   /// The state (or state-gradient) row of the call's first vertex.
@@ -140,16 +121,21 @@ public:
                             mlir::DenseElementsAttr values);
 
   // Calls.
-  /// Calls runtime op `name` (cavs/ops.h): directly on the CPU, through
-  /// cavs_call::device's table (cavs/device_ops.h) on CUDA.
-  mlir::Operation *call(mlir::OpBuilder &b, mlir::Location loc,
-                        llvm::StringRef name, mlir::ValueRange arguments,
-                        mlir::TypeRange results = {});
+  /// Calls runtime op `Op` (cavs/ops.def) through the device's op table
+  /// cavs_call::device, the CPU's or a GPU's; returns its result.
+  template <RuntimeOp Op, typename... Values>
+  mlir::Value call(mlir::OpBuilder &b, mlir::Location loc,
+                   Values... arguments) {
+    return abi::callRuntimeOp<Op>(b, loc, field(b, CallField::device),
+                                  arguments...);
+  }
   /// Calls a runtime op returning cavs_status; returns it from the phase
   /// function on failure, so that later ops do not run.
+  template <RuntimeOp Op, typename... Values>
   void callChecked(mlir::ConversionPatternRewriter &rewriter,
-                   mlir::Location loc, llvm::StringRef name,
-                   mlir::ValueRange arguments);
+                   mlir::Location loc, Values... arguments) {
+    returnOnFailure(rewriter, loc, call<Op>(rewriter, loc, arguments...));
+  }
   mlir::Block *exitBlock() { return exit; }
 
   // Scalars.
@@ -161,6 +147,9 @@ public:
                      mlir::Value elements);
 
 private:
+  void returnOnFailure(mlir::ConversionPatternRewriter &rewriter,
+                       mlir::Location loc, mlir::Value status);
+
   mlir::ModuleOp module;
   std::string symbolPrefix;
   int64_t arenaFloats = 0, scratchFloats = 0;

@@ -1,39 +1,52 @@
 // cavs-lower-to-runtime makes a function `<model>_<vertex>_<phase>` of each
 // cavs.phase, with one runtime call (or kernel call) per op on strided
-// memref buffers. The inference program (no ∂F) of a small tree model:
+// memref buffers, every runtime op called through the device's op table.
+// The inference program (no ∂F) of a small tree model:
 // a lookup (a checked call whose status the function returns), a gather
 // read in place when the schedule allows it, a matmul, a fused kernel, a
 // scatter and a push of a split part (a subview).
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused,cavs.model(cavs-outline-phases),cavs-lower-to-runtime,canonicalize,cse)' | FileCheck %s
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=3},cavs.model(cavs-outline-phases),cavs-lower-to-runtime{device=cuda},canonicalize,cse)' | FileCheck %s --check-prefix=CUDA
 
+// Every runtime op is entry i of the device table cavs_call::device (field
+// 18; cavs/ops.def): gemm 0 (the table's first word), gather 1, scatter 2, lookup 6, gather_rows 12,
+// scatter_rows 13, launch 16.
 // CHECK-NOT:   cavs.model
-// CHECK-DAG:   func.func private @cavs_op_lookup(i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64) -> i32
-// CHECK-DAG:   func.func @tree_node_k0(%{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64,
+// CHECK-NOT:   func.func private
+// CHECK:       func.func @tree_node_k0(%{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64,
 
 // CHECK-LABEL: func.func @tree_node_forward_eager(%arg0: !llvm.ptr) -> i32
-// CHECK:         call @cavs_op_gather_rows(
-// CHECK:         %[[STATUS:.*]] = call @cavs_op_lookup(
+// CHECK:         %[[FIELD:.*]] = llvm.getelementptr %arg0[18] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[DEVICE:.*]] = llvm.load %[[FIELD]] : !llvm.ptr -> !llvm.ptr
+// CHECK:         %[[ENTRY:.*]] = llvm.getelementptr %[[DEVICE]][12] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    %[[GATHER_ROWS:.*]] = llvm.load %[[ENTRY]]
+// CHECK-NEXT:    llvm.call %[[GATHER_ROWS]](%[[DEVICE]], %{{.*}}) : !llvm.ptr, (!llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> ()
+// CHECK:         %[[ENTRY:.*]] = llvm.getelementptr %[[DEVICE]][6]
+// CHECK-NEXT:    %[[LOOKUP:.*]] = llvm.load %[[ENTRY]]
+// CHECK-NEXT:    %[[STATUS:.*]] = llvm.call %[[LOOKUP]](%[[DEVICE]], {{.*}}) -> i32
 // CHECK-NEXT:    return %[[STATUS]] : i32
 
 // CHECK-LABEL: func.func @tree_node_forward_body(%arg0: !llvm.ptr) -> i32
+// CHECK:         %[[SLOT:.*]] = memref.subview %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : memref<?x8xf32, strided<[?, 1], offset: ?>> to memref<?x4xf32, strided<[?, 1], offset: ?>>
 // CHECK:         %[[CHILD:.*]] = scf.if %{{.*}} -> (memref<?x4xf32, strided<[?, 1], offset: ?>>) {
 // CHECK:           scf.yield %{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>
 // CHECK-NEXT:    } else {
-// CHECK:           func.call @cavs_op_gather(
+// CHECK:           llvm.getelementptr %{{.*}}[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:           llvm.call
+// CHECK-NEXT:      scf.yield %[[SLOT]]
 // CHECK:         memref.extract_strided_metadata %[[CHILD]]
-// CHECK:         call @cavs_op_gemm(
+// CHECK:         llvm.call %{{.*}}(%{{.*}}, %c0_i32, %c1_i32, {{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i64, i64, f32, !llvm.ptr, i64, !llvm.ptr, i64, f32, !llvm.ptr, i64) -> ()
 // CHECK:         call @tree_node_k0(
-// CHECK:         call @cavs_op_scatter(
+// CHECK:         llvm.getelementptr %{{.*}}[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK:         return %{{.*}} : i32
 
 // CHECK-LABEL: func.func @tree_node_forward_lazy(%arg0: !llvm.ptr) -> i32
 // CHECK:         memref.subview %{{.*}}[0, 2] [%{{.*}}, 2] [1, 1] : memref<?x4xf32, strided<[?, 1], offset: ?>> to memref<?x2xf32, strided<[?, 1], offset: ?>>
-// CHECK:         call @cavs_op_scatter_rows(
+// CHECK:         llvm.getelementptr %{{.*}}[13] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 
-// On CUDA every runtime op goes through the device table (cavs_call field
-// 18) and a fused op launches its kernel by number.
-// CUDA-NOT:    func.func private @cavs_op_
+// On CUDA a fused op launches its kernel by number, its operands in an
+// array of 8-byte values.
+// CUDA-NOT:    func.func @tree_node_k0
 // CUDA-LABEL:  func.func @tree_node_forward_body(%arg0: !llvm.ptr) -> i32
 // CUDA:          %[[DEVICE_FIELD:.*]] = llvm.getelementptr %arg0[18]
 // CUDA-NEXT:     %[[DEVICE:.*]] = llvm.load %[[DEVICE_FIELD]] : !llvm.ptr -> !llvm.ptr

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "cavs/ops.h"
 #include "cavs/status.h"
-#include "exec/DeviceBackend.h"
+#include "exec/DevicePlugin.h"
 
 #ifdef CAVS_EMULATED_HAVE_MPI
 #include <mpi.h>
@@ -30,11 +30,12 @@
 namespace {
 
 using namespace cavs::runtime;
+using namespace cavs::runtime::plugin;
 
 #ifdef CAVS_EMULATED_HAVE_MPI
 /// NCCL's stand-in: the same in-place sums over MPI on the "device" (host)
 /// memory, waited for without a deadline (the tests do not kill ranks).
-struct EmulatedGroup final : DeviceCollectives {
+struct EmulatedGroup final : Collectives {
   ~EmulatedGroup() override { MPI_Comm_free(&comm); }
   Status postAllreduceSum(float *data, int64_t count) override {
     MPI_Request request;
@@ -79,7 +80,7 @@ constexpr auto kernelCallers(std::index_sequence<N...>) {
       }...};
 }
 
-class EmulatedDevice final : public DeviceBackend {
+class EmulatedDevice final : public Device {
 public:
   explicit EmulatedDevice(const cavs_cuda_desc &cuda) : cuda_(cuda) {
     device_.owner = this;
@@ -125,7 +126,7 @@ public:
 #endif
   }
   Status joinCollectiveGroup(const std::string &id, int32_t, int32_t, double,
-                             std::unique_ptr<DeviceCollectives> &out) override {
+                             std::unique_ptr<Collectives> &out) override {
 #ifdef CAVS_EMULATED_HAVE_MPI
     if (id != "emulated")
       return Status(CAVS_ERROR_INVALID_ARGUMENT, "not an emulated group id");
@@ -294,19 +295,25 @@ void EmulatedDevice::fillOps(cavs_device_ops &ops) {
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) cavs_status
-cavs_cuda_backend_open(const cavs_cuda_desc *cuda, int32_t ordinal, int32_t,
-                       DeviceBackend **out, std::string *error) {
-  if (ordinal != 0) {
-    *error = "cannot use a GPU: the emulation has only cuda:0";
-    return CAVS_ERROR_UNSUPPORTED;
-  }
-  *out = new EmulatedDevice(*cuda);
-  return CAVS_OK;
+namespace {
+
+Status openEmulated(const cavs_cuda_desc &cuda, int32_t ordinal, bool,
+                    std::unique_ptr<Device> &out) {
+  if (ordinal != 0)
+    return Status(CAVS_ERROR_UNSUPPORTED,
+                  "cannot use a GPU: the emulation has only cuda:0");
+  out = std::make_unique<EmulatedDevice>(cuda);
+  return Status();
 }
 
-extern "C" __attribute__((visibility("default"))) cavs_status
-cavs_cuda_backend_count(int32_t *count, std::string *) {
-  *count = 1;
-  return CAVS_OK;
+Status countEmulated(int32_t &count) {
+  count = 1;
+  return Status();
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const cavs_device_interface *
+cavs_get_device_interface() {
+  return pluginInterface<countEmulated, openEmulated>();
 }

@@ -31,7 +31,7 @@
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 4
+#define CAVS_PROGRAM_VERSION 5
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
@@ -44,68 +44,14 @@ typedef enum cavs_phase {
   CAVS_NUM_PHASES = 6,
 } cavs_phase;
 
-/// The arguments of one phase-function call. Every field is 8 bytes wide
-/// (the generated code addresses field i at byte offset 8 * i), and the
-/// order is fixed. For a CUDA phase function every buffer pointer is a
-/// device pointer, except child_views, which the host code reads.
+/// The arguments of one phase-function call, described in cavs/call.def.
+/// Every field is 8 bytes wide (the generated code addresses field i at
+/// byte offset 8 * i), and the order is fixed. For a CUDA phase function
+/// every buffer pointer is a device pointer, except child_views, which the
+/// host code reads.
 typedef struct cavs_call {
-  /// Vertices of the call: the task's count (body phases) or the number of
-  /// vertices of the function's type (eager and lazy phases).
-  int64_t rows;
-  /// Arena row of the call's first vertex (row 0 in eager and lazy phases).
-  float *arena;
-  /// Task scratch, `rows` rows (body phases; NULL otherwise).
-  float *scratch;
-  /// Global row 0 of the state buffer.
-  float *state;
-  /// Global row 0 of the state-gradient buffer, zeroed before the backward
-  /// pass (backward phases; NULL in forward phases).
-  float *state_grad;
-  /// Global row of the call's first vertex. In eager and lazy phases the
-  /// vertices of a type are contiguous in the state only when the type is
-  /// one task; the compiler lets whole-type phases touch the state (scatter,
-  /// state gradient) only in functions of arity 0, whose vertices are all
-  /// at level 0.
-  int64_t state_begin;
-  /// Body phases: the global rows of the children, slot-major:
-  /// children[k * rows + i] is child slot k of vertex i, or CAVS_NO_CHILD,
-  /// so cavs_op_gather(rows, 0, 1, children + k * rows, ...) gathers slot k.
-  /// NULL in eager and lazy phases.
-  const int32_t *children;
-  /// Body phases: per child slot k, the global row r when slot k's rows are
-  /// exactly r .. r + rows - 1 (gather(k) may then read the state buffer in
-  /// place), or -1. NULL in eager and lazy phases.
-  const int32_t *child_views;
-  /// The batch vertex id of each of the call's vertices (the index of
-  /// cavs_op_gather_rows and cavs_op_scatter_rows).
-  const int32_t *vertices;
-  /// Vertices in the batch (the rows of every pull, push and their
-  /// gradients).
-  int64_t num_vertices;
-  /// Parameter values: the model's parameters (cavs_model_desc order), then
-  /// its packs.
-  float *const *params;
-  /// Parameter gradients, indexed like `params`.
-  float *const *grads;
-  /// The gradient store behind `grads` (touched rows of lookups).
-  cavs_grad_store *grad_store;
-  /// Per pull of the function (cavs_function_desc order): the input of
-  /// every vertex of the batch, `width` values per vertex id (i32 inputs as
-  /// int32 bits).
-  const float *const *pulls;
-  /// Backward phases, per pull: where its gradient goes (added), or NULL
-  /// (an i32 pull). The table is NULL in forward phases.
-  float *const *pull_grads;
-  /// Per push of the function: the output of every vertex of the batch.
-  float *const *pushes;
-  /// Backward phases, per push: the gradient of the output, or NULL (zero).
-  /// The table is NULL in forward phases.
-  const float *const *push_grads;
-  /// Forward phases add the loss of the call here; in backward phases it
-  /// points at a value that is discarded.
-  double *loss;
-  /// The device's op table (CUDA phase functions); NULL on the CPU.
-  cavs_device_ops *device;
+#define CAVS_CALL_FIELD(type, name) type name;
+#include "cavs/call.def"
 } cavs_call;
 
 /// A generated phase function. A failure (an out-of-range token id or

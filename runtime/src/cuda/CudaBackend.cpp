@@ -1,7 +1,9 @@
-//===- CudaBackend.cpp - one GPU behind the executor's DeviceBackend ------===//
+//===- CudaBackend.cpp - one GPU behind the device interface --------------===//
 //
-// The entry points of libcavs_runtime_cuda.so. A CudaBackend owns one
-// model instance's side of a GPU: the CudaDevice its ops run on, the
+// The entry point of libcavs_runtime_cuda.so: the C table of
+// exec/DeviceInterface.h over CudaBackend (exec/DevicePlugin.h). A
+// CudaBackend owns one model instance's side of a GPU: the CudaDevice its
+// ops run on, the
 // model's kernels (the CUBIN when the GPU is the image's architecture,
 // else the PTX, which the driver compiles), pinned staging for uploads and
 // the streams:
@@ -21,7 +23,7 @@
 #ifdef CAVS_HAVE_NCCL
 #include "cuda/NcclGroup.h"
 #endif
-#include "exec/DeviceBackend.h"
+#include "exec/DevicePlugin.h"
 
 #include <fmt/format.h>
 
@@ -29,6 +31,8 @@
 #include <cstring>
 
 namespace cavs::runtime::cuda {
+
+using plugin::PhaseClass;
 
 namespace {
 
@@ -89,7 +93,7 @@ private:
   std::vector<Block> blocks_;
 };
 
-class CudaBackend final : public DeviceBackend {
+class CudaBackend final : public plugin::Device {
 public:
   CudaBackend(int32_t ordinal) : ordinal_(ordinal) {}
   ~CudaBackend() override;
@@ -109,9 +113,10 @@ public:
   void endPhase(PhaseClass kind, bool backward, int32_t function) override;
   Status finishPass(const MarkRows &mark) override;
   Status collectiveGroupId(std::string *id) override;
-  Status joinCollectiveGroup(const std::string &id, int32_t rank, int32_t size,
-                             double timeoutSeconds,
-                             std::unique_ptr<DeviceCollectives> &out) override;
+  Status
+  joinCollectiveGroup(const std::string &id, int32_t rank, int32_t size,
+                      double timeoutSeconds,
+                      std::unique_ptr<plugin::Collectives> &out) override;
 
 private:
   /// One vertex function's forward eager stream and its completion.
@@ -449,9 +454,10 @@ Status CudaBackend::collectiveGroupId(std::string *id) {
 #endif
 }
 
-Status CudaBackend::joinCollectiveGroup(
-    const std::string &id, int32_t rank, int32_t size, double timeoutSeconds,
-    std::unique_ptr<DeviceCollectives> &out) {
+Status
+CudaBackend::joinCollectiveGroup(const std::string &id, int32_t rank,
+                                 int32_t size, double timeoutSeconds,
+                                 std::unique_ptr<plugin::Collectives> &out) {
 #ifdef CAVS_HAVE_NCCL
   bind();
   if (!queuedWork_ &&
@@ -482,32 +488,31 @@ Status CudaBackend::joinCollectiveGroup(
 
 using namespace cavs::runtime;
 
-extern "C" __attribute__((visibility("default"))) cavs_status
-cavs_cuda_backend_open(const cavs_cuda_desc *cuda, int32_t ordinal,
-                       int32_t allowTf32, DeviceBackend **out,
-                       std::string *error) {
+namespace {
+
+Status openBackend(const cavs_cuda_desc &cuda, int32_t ordinal, bool allowTf32,
+                   std::unique_ptr<plugin::Device> &out) {
   auto backend = std::make_unique<cuda::CudaBackend>(ordinal);
-  Status status = backend->open(*cuda, allowTf32 != 0);
-  if (!status.ok()) {
-    *error = status.message();
-    return status.code();
-  }
-  *out = backend.release();
-  return CAVS_OK;
+  CAVS_RETURN_IF_ERROR(backend->open(cuda, allowTf32));
+  out = std::move(backend);
+  return Status();
 }
 
-extern "C" __attribute__((visibility("default"))) cavs_status
-cavs_cuda_backend_count(int32_t *count, std::string *error) {
+Status countDevices(int32_t &count) {
   int devices = 0;
-  if (cudaError_t status = cudaGetDeviceCount(&devices);
-      status != cudaSuccess) {
-    *error = cuda::cudaMessage("no CUDA driver or GPU", status);
-    return CAVS_ERROR_UNSUPPORTED;
-  }
-  if (devices == 0) {
-    *error = "no CUDA GPU: the driver reports none";
-    return CAVS_ERROR_UNSUPPORTED;
-  }
-  *count = devices;
-  return CAVS_OK;
+  if (cudaError_t status = cudaGetDeviceCount(&devices); status != cudaSuccess)
+    return Status(CAVS_ERROR_UNSUPPORTED,
+                  cuda::cudaMessage("no CUDA driver or GPU", status));
+  if (devices == 0)
+    return Status(CAVS_ERROR_UNSUPPORTED,
+                  "no CUDA GPU: the driver reports none");
+  count = devices;
+  return Status();
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const cavs_device_interface *
+cavs_get_device_interface() {
+  return plugin::pluginInterface<countDevices, openBackend>();
 }

@@ -68,7 +68,7 @@ Status loadNccl(const NcclApi *&out) {
 
 using Clock = std::chrono::steady_clock;
 
-class NcclGroup final : public DeviceCollectives {
+class NcclGroup final : public plugin::Collectives {
 public:
   NcclGroup(const NcclApi &nccl, int32_t rank, int32_t size, double timeout,
             OrderAfterQueuedWork order)
@@ -210,7 +210,7 @@ Status ncclGroupId(std::string *id) {
 
 Status joinNcclGroup(const std::string &id, int32_t rank, int32_t size,
                      double timeoutSeconds, OrderAfterQueuedWork order,
-                     std::unique_ptr<DeviceCollectives> &out) {
+                     std::unique_ptr<plugin::Collectives> &out) {
   const NcclApi *nccl = nullptr;
   CAVS_RETURN_IF_ERROR(loadNccl(nccl));
   ncclUniqueId unique;

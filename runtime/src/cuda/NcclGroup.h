@@ -1,6 +1,6 @@
 //===- NcclGroup.h - gradient sums between GPUs over NCCL -----------------===//
 //
-// The DeviceCollectives of libcavs_runtime_cuda.so. NCCL is loaded with
+// The plugin::Collectives of libcavs_runtime_cuda.so. NCCL is loaded with
 // dlopen when a trainer first joins a group, so the CUDA library still
 // loads, and single-GPU training still runs, where NCCL is not installed.
 // The communicator is non-blocking: every call and every wait is polled
@@ -11,7 +11,7 @@
 #ifndef CAVS_RUNTIME_CUDA_NCCLGROUP_H
 #define CAVS_RUNTIME_CUDA_NCCLGROUP_H
 
-#include "exec/DeviceBackend.h"
+#include "exec/DevicePlugin.h"
 
 #include <cuda_runtime.h>
 
@@ -29,7 +29,7 @@ Status ncclGroupId(std::string *id);
 /// Joins NCCL group `id` on the current CUDA device (collective).
 Status joinNcclGroup(const std::string &id, int32_t rank, int32_t size,
                      double timeoutSeconds, OrderAfterQueuedWork order,
-                     std::unique_ptr<DeviceCollectives> &out);
+                     std::unique_ptr<plugin::Collectives> &out);
 
 } // namespace cavs::runtime::cuda
 

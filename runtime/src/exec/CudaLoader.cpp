@@ -3,9 +3,11 @@
 // libcavs_runtime never links CUDA: the first request for a GPU dlopens
 // libcavs_runtime_cuda.so from the directory libcavs_runtime was loaded
 // from, or the library $CAVS_CUDA_LIBRARY names (the tests' host emulation
-// of a GPU, test/runtime/EmulatedCuda.cpp), and every failure on the way (a runtime built without CUDA, a
-// missing CUDA library, no driver, no GPU) becomes CAVS_ERROR_UNSUPPORTED
-// with a message that says which.
+// of a GPU, test/runtime/EmulatedCuda.cpp), and takes its C table
+// (exec/DeviceInterface.h), checking its version. Every failure on the way
+// (a runtime built without CUDA, a missing CUDA library or one of another
+// version, no driver, no GPU) becomes CAVS_ERROR_UNSUPPORTED with a message
+// that says which.
 //
 //===----------------------------------------------------------------------===//
 #include "exec/DeviceBackend.h"
@@ -22,10 +24,9 @@ namespace {
 
 constexpr cavs_status kUnsupported = CAVS_ERROR_UNSUPPORTED;
 
-/// The loaded library's entry points, or why it could not be loaded.
+/// The loaded library's table, or why it could not be loaded.
 struct CudaLibrary {
-  CudaOpenFn open = nullptr;
-  CudaCountFn count = nullptr;
+  const cavs_device_interface *table = nullptr;
   std::string error;
 };
 
@@ -65,12 +66,22 @@ const CudaLibrary &cudaLibrary() {
           "the runtime's CUDA library could not be loaded: {}", dlerror());
       return;
     }
-    library.open =
-        reinterpret_cast<CudaOpenFn>(dlsym(handle, kCudaOpenSymbol));
-    library.count =
-        reinterpret_cast<CudaCountFn>(dlsym(handle, kCudaCountSymbol));
-    if (!library.open || !library.count)
-      library.error = fmt::format("{} lacks its entry points", path);
+    auto entry = reinterpret_cast<cavs_device_interface_fn>(
+        dlsym(handle, CAVS_DEVICE_INTERFACE_SYMBOL));
+    const cavs_device_interface *table = entry ? entry() : nullptr;
+    if (!table)
+      library.error = fmt::format("{} lacks its entry point {}", path,
+                                  CAVS_DEVICE_INTERFACE_SYMBOL);
+    else if (table->version != CAVS_DEVICE_INTERFACE_VERSION ||
+             table->size < int32_t(sizeof(cavs_device_interface)))
+      library.error = fmt::format(
+          "{} has device interface version {} ({} bytes), this runtime "
+          "needs version {} ({} bytes); install the CUDA library that came "
+          "with this runtime",
+          path, table->version, table->size, CAVS_DEVICE_INTERFACE_VERSION,
+          sizeof(cavs_device_interface));
+    else
+      library.table = table;
   });
   return library;
 }
@@ -80,26 +91,28 @@ const CudaLibrary &cudaLibrary() {
 Status openCudaDevice(const cavs_cuda_desc &cuda, int32_t ordinal,
                       bool allowTf32, std::unique_ptr<DeviceBackend> &out) {
   const CudaLibrary &library = cudaLibrary();
-  if (!library.open)
+  if (!library.table)
     return Status(kUnsupported, "cannot use a GPU: " + library.error);
-  DeviceBackend *device = nullptr;
-  std::string error;
-  const cavs_status status =
-      library.open(&cuda, ordinal, allowTf32 ? 1 : 0, &device, &error);
+  cavs_device *device = nullptr;
+  char message[1024] = "";
+  const cavs_status status = library.table->open(
+      &cuda, ordinal, allowTf32 ? 1 : 0, &device, message, sizeof message);
   if (status != CAVS_OK)
-    return Status(status, error);
-  out.reset(device);
+    return Status(status, message);
+  out = std::make_unique<DeviceBackend>(*library.table, device);
   return Status();
 }
 
 Status cudaDeviceCount(int32_t &count) {
   const CudaLibrary &library = cudaLibrary();
-  if (!library.count)
+  if (!library.table)
     return Status(kUnsupported, "cannot use a GPU: " + library.error);
-  std::string error;
-  const cavs_status status = library.count(&count, &error);
-  return status == CAVS_OK ? Status()
-                           : Status(status, "cannot use a GPU: " + error);
+  char message[1024] = "";
+  const cavs_status status =
+      library.table->count(&count, message, sizeof message);
+  return status == CAVS_OK
+             ? Status()
+             : Status(status, std::string("cannot use a GPU: ") + message);
 }
 
 } // namespace cavs::runtime

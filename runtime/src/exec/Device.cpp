@@ -93,6 +93,7 @@ Status ModelInstance::openDevice(const cavs_device_options &options) {
   CAVS_RETURN_IF_ERROR(openCudaDevice(*def.cuda, options.ordinal,
                                       options.allow_tf32 != 0, device_));
   DeviceBackend *device = device_.get();
+  ops_ = device->ops();
   for (GrowBuffer *buffer :
        {&scratch_, &state_, &stateGrad_, &deviceParams_, &deviceGrads_,
         &deviceSchedule_, &deviceLoss_, &deviceRowIndex_, &devicePacked_})

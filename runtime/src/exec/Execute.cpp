@@ -17,32 +17,12 @@
 #include <algorithm>
 #include <cstddef>
 
-// Generated code addresses field i of cavs_call at byte offset 8 * i.
-#define CAVS_CHECK_CALL_FIELD(field, index)                                    \
-  static_assert(offsetof(cavs_call, field) == 8 * (index) &&                   \
-                    sizeof(cavs_call::field) == 8,                             \
-                "cavs_call::" #field " must be the 8-byte field " #index)
-CAVS_CHECK_CALL_FIELD(rows, 0);
-CAVS_CHECK_CALL_FIELD(arena, 1);
-CAVS_CHECK_CALL_FIELD(scratch, 2);
-CAVS_CHECK_CALL_FIELD(state, 3);
-CAVS_CHECK_CALL_FIELD(state_grad, 4);
-CAVS_CHECK_CALL_FIELD(state_begin, 5);
-CAVS_CHECK_CALL_FIELD(children, 6);
-CAVS_CHECK_CALL_FIELD(child_views, 7);
-CAVS_CHECK_CALL_FIELD(vertices, 8);
-CAVS_CHECK_CALL_FIELD(num_vertices, 9);
-CAVS_CHECK_CALL_FIELD(params, 10);
-CAVS_CHECK_CALL_FIELD(grads, 11);
-CAVS_CHECK_CALL_FIELD(grad_store, 12);
-CAVS_CHECK_CALL_FIELD(pulls, 13);
-CAVS_CHECK_CALL_FIELD(pull_grads, 14);
-CAVS_CHECK_CALL_FIELD(pushes, 15);
-CAVS_CHECK_CALL_FIELD(push_grads, 16);
-CAVS_CHECK_CALL_FIELD(loss, 17);
-CAVS_CHECK_CALL_FIELD(device, 18);
-static_assert(sizeof(cavs_call) == 8 * 19, "cavs_call has 19 fields");
-#undef CAVS_CHECK_CALL_FIELD
+// Generated code addresses field i of cavs_call at byte offset 8 * i
+// (cavs/call.def; test/Conversion/RuntimeAbiTest.cpp checks the offsets).
+#define CAVS_CALL_FIELD(type, name)                                            \
+  static_assert(sizeof(cavs_call::name) == 8,                                  \
+                "cavs_call::" #name " must be 8 bytes wide");
+#include "cavs/call.def"
 
 namespace cavs::runtime {
 
@@ -184,7 +164,7 @@ cavs_call ModelInstance::baseCall(int32_t function, bool backward) {
   call.pushes = state.pushes.data();
   call.push_grads = backward ? state.pushGrads.data() : nullptr;
   call.loss = backward ? backwardLoss_ : forwardLoss_;
-  call.device = device_ ? device_->ops() : nullptr;
+  call.device = ops_;
   return call;
 }
 
@@ -202,12 +182,10 @@ cavs_status ModelInstance::runPhase(cavs_phase_fn fn, cavs_call &call,
                                     cavs_phase phase, int32_t function) {
   if (!device_)
     return fn(&call);
-  const auto kind = static_cast<PhaseClass>(phase % 3);
-  const bool backward = isBackward(phase);
-  device_->beginPhase(kind, backward, function,
+  device_->beginPhase(phase, function,
                       def_->train.functions[function].arity == 0);
   const cavs_status status = fn(&call);
-  device_->endPhase(kind, backward, function);
+  device_->endPhase(phase, function);
   return status;
 }
 

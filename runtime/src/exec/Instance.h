@@ -16,6 +16,7 @@
 #include "cavs/instance.h"
 #include "exec/Buffers.h"
 #include "exec/Definition.h"
+#include "ops/CpuDeviceOps.h"
 
 #include <memory>
 #include <string>
@@ -197,6 +198,8 @@ private:
   /// The GPU, or null on the CPU; declared before every buffer, which may
   /// hold its memory.
   std::unique_ptr<DeviceBackend> device_;
+  /// cavs_call::device: the op table of device_, or the CPU's.
+  cavs_device_ops *ops_ = cpuDeviceOps();
   const cavs_model_def *def_ = nullptr;
   ModelInterface interface_;
   std::unique_ptr<cavs_param_store> params_;
