@@ -7,6 +7,7 @@
 
 #include "compiler/Conversion/FusedKernels.h"
 #include "compiler/Conversion/Passes.h"
+#include "compiler/Conversion/RuntimeLowering.h"
 
 namespace cavs {
 #define GEN_PASS_DEF_CAVSLOWERFUSED
@@ -22,10 +23,9 @@ struct LowerFusedPass : public cavs::impl::CavsLowerFusedBase<LowerFusedPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (device != "cpu" && device != "cuda") {
-      module.emitError("unknown device '") << device << "' (cpu or cuda)";
+    FailureOr<Device> target = parseDevice(module, device);
+    if (failed(target))
       return signalPassFailure();
-    }
     int32_t number = firstKernel;
     for (auto model : llvm::to_vector(module.getOps<ModelOp>())) {
       std::string prefix =
@@ -33,14 +33,14 @@ struct LowerFusedPass : public cavs::impl::CavsLowerFusedBase<LowerFusedPass> {
       LogicalResult built = forEachModelKernel(
           model, prefix, [&](FusedOp fused, StringRef name) -> LogicalResult {
             Builder b(fused.getContext());
-            if (device == "cuda") {
+            if (*target == Device::CUDA) {
               fused->setAttr(kKernelAttrName, b.getI32IntegerAttr(number++));
               return success();
             }
             if (failed(buildFusedKernel(fused, module, name)))
               return failure();
-            fused->setAttr(kKernelAttrName, FlatSymbolRefAttr::get(
-                                                fused.getContext(), name));
+            fused->setAttr(kKernelAttrName,
+                           FlatSymbolRefAttr::get(fused.getContext(), name));
             return success();
           });
       if (failed(built))

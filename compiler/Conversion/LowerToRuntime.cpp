@@ -104,18 +104,17 @@ struct LowerToRuntimePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (device != "cpu" && device != "cuda") {
-      module.emitError("unknown device '") << device << "' (cpu or cuda)";
+    FailureOr<Device> target = parseDevice(module, device);
+    if (failed(target))
       return signalPassFailure();
-    }
     for (auto model : llvm::to_vector(module.getOps<ModelOp>())) {
-      if (failed(lowerModel(model)))
+      if (failed(lowerModel(model, *target)))
         return signalPassFailure();
       model.erase();
     }
   }
 
-  LogicalResult lowerModel(ModelOp model) {
+  LogicalResult lowerModel(ModelOp model, Device target) {
     std::string prefix =
         symbolPrefix.empty() ? model.getSymName().str() : symbolPrefix;
     ParamOrder order = ParamOrder::compute(model);
@@ -123,9 +122,7 @@ struct LowerToRuntimePass
       if (!vertex->hasAttr(CavsDialect::kArenaWidthAttrName))
         return vertex.emitOpError(
             "has no memory plan; run cavs-plan-memory first");
-      PhaseLowering lowering(getOperation(), vertex, order,
-                             device == "cuda" ? Device::CUDA : Device::CPU,
-                             prefix);
+      PhaseLowering lowering(getOperation(), vertex, order, target, prefix);
       SmallVector<PhaseOp> phases;
       SmallVector<Block *, 2> blocks = {&vertex.getBody().front()};
       if (BackwardOp backward = vertex.getBackward())
@@ -140,9 +137,9 @@ struct LowerToRuntimePass
         }
       for (PhaseOp phase : phases)
         if (failed(checkStateAccess(phase, vertex)) ||
-            failed(lowerPhase(phase, lowering,
-                              phaseFunctionName(prefix, vertex,
-                                                phase.getPhaseNumber()))))
+            failed(lowerPhase(
+                phase, lowering,
+                phaseFunctionName(prefix, vertex, phase.getPhaseNumber()))))
           return failure();
     }
     return success();

@@ -65,9 +65,8 @@ struct PhasePattern : public OpConversionPattern<OpTy> {
     matchAndRewrite(OpTy op, OpAdaptor adaptor,                                \
                     ConversionPatternRewriter &rewriter) const override;       \
   };                                                                           \
-  LogicalResult Name::matchAndRewrite(OpTy op, OpAdaptor adaptor,              \
-                                      ConversionPatternRewriter &rewriter)     \
-      const
+  LogicalResult Name::matchAndRewrite(                                         \
+      OpTy op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const
 
 //===----------------------------------------------------------------------===//
 // Values outside the slots
@@ -79,15 +78,15 @@ PATTERN(ParamRefLowering, ParamRefOp) {
   // A vector parameter is broadcast to every row (leading dimension 0).
   int64_t ld = type.getRank() == 2 ? type.getDimSize(1) : 0;
   Value param = lowering.param(rewriter, loc, op.getParam(), false);
-  rewriter.replaceOp(op, lowering.buffer(rewriter, loc, param,
-                                         i64(rewriter, loc, ld), type));
+  rewriter.replaceOp(
+      op, lowering.buffer(rewriter, loc, param, i64(rewriter, loc, ld), type));
   return success();
 }
 
 PATTERN(ConstantLowering, ConstantOp) {
   Location loc = op.getLoc();
-  Value values = lowering.constantArray(
-      rewriter, loc, cast<DenseElementsAttr>(op.getValue()));
+  Value values = lowering.constantArray(rewriter, loc,
+                                        cast<DenseElementsAttr>(op.getValue()));
   rewriter.replaceOp(op, lowering.buffer(rewriter, loc, values,
                                          i64(rewriter, loc, 0), op.getType()));
   return success();
@@ -97,9 +96,8 @@ PATTERN(PartLowering, SplitOp) {
   // Parts are column ranges of their input, wherever it lives.
   Location loc = op.getLoc();
   Value input = bufferOf(adaptor.getInput());
-  Value rowCount =
-      rewriter.create<arith::IndexCastOp>(loc, rewriter.getIndexType(),
-                                          rows(rewriter));
+  Value rowCount = rewriter.create<arith::IndexCastOp>(
+      loc, rewriter.getIndexType(), rows(rewriter));
   SmallVector<Value> parts;
   int64_t start = 0;
   for (Value result : op.getResults()) {
@@ -119,9 +117,8 @@ PATTERN(PartLowering, SplitOp) {
 
 PATTERN(SliceLowering, SliceOp) {
   Location loc = op.getLoc();
-  Value rowCount =
-      rewriter.create<arith::IndexCastOp>(loc, rewriter.getIndexType(),
-                                          rows(rewriter));
+  Value rowCount = rewriter.create<arith::IndexCastOp>(
+      loc, rewriter.getIndexType(), rows(rewriter));
   rewriter.replaceOpWithNewOp<memref::SubViewOp>(
       op, bufferType(op.getType()), bufferOf(adaptor.getInput()),
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
@@ -144,7 +141,12 @@ LogicalResult lowerRead(const PhasePattern<OpTy> &p, OpTy op, CallField table,
   if (failed(dst))
     return failure();
   Location loc = op.getLoc();
-  p.lowering.template call<RuntimeOp::gather_rows>(rewriter, loc, p.rows(rewriter), p.lowering.field(rewriter, CallField::vertices), p.lowering.tableEntry(rewriter, loc, table, index), p.i64(rewriter, loc, width(op.getResult())), p.ptr(rewriter, *dst), p.ld(rewriter, *dst));
+  p.lowering.template call<RuntimeOp::gather_rows>(
+      rewriter, loc, p.rows(rewriter),
+      p.lowering.field(rewriter, CallField::vertices),
+      p.lowering.tableEntry(rewriter, loc, table, index),
+      p.i64(rewriter, loc, width(op.getResult())), p.ptr(rewriter, *dst),
+      p.ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -155,7 +157,12 @@ LogicalResult lowerWrite(const PhasePattern<OpTy> &p, OpTy op, Value src,
                          CallField table, int64_t index, bool accumulate,
                          ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
-  p.lowering.template call<RuntimeOp::scatter_rows>(rewriter, loc, p.rows(rewriter), p.lowering.field(rewriter, CallField::vertices), p.ptr(rewriter, src), p.ld(rewriter, src), p.lowering.tableEntry(rewriter, loc, table, index), p.i64(rewriter, loc, width(op.getValue())), p.i32(rewriter, loc, accumulate));
+  p.lowering.template call<RuntimeOp::scatter_rows>(
+      rewriter, loc, p.rows(rewriter),
+      p.lowering.field(rewriter, CallField::vertices), p.ptr(rewriter, src),
+      p.ld(rewriter, src), p.lowering.tableEntry(rewriter, loc, table, index),
+      p.i64(rewriter, loc, width(op.getValue())),
+      p.i32(rewriter, loc, accumulate));
   rewriter.eraseOp(op);
   return success();
 }
@@ -198,7 +205,10 @@ PATTERN(GatherLowering, GatherOp) {
   int64_t k = op.getIndex();
   int64_t stateWidth = lowering.stateWidth;
   auto copy = [&](OpBuilder &b) {
-    lowering.call<RuntimeOp::gather>(b, loc, rows(b), i64(b, loc, 0), i64(b, loc, 1), lowering.childRows(b, loc, k), lowering.field(b, CallField::state), i64(b, loc, stateWidth), ptr(b, *slot), ld(b, *slot));
+    lowering.call<RuntimeOp::gather>(
+        b, loc, rows(b), i64(b, loc, 0), i64(b, loc, 1),
+        lowering.childRows(b, loc, k), lowering.field(b, CallField::state),
+        i64(b, loc, stateWidth), ptr(b, *slot), ld(b, *slot));
   };
   if (readLater(op.getResult())) {
     copy(rewriter);
@@ -214,18 +224,18 @@ PATTERN(GatherLowering, GatherOp) {
   Value viewRow = rewriter.create<arith::ExtSIOp>(
       loc, rewriter.getI64Type(),
       rewriter.create<LLVM::LoadOp>(loc, rewriter.getI32Type(), viewAddress));
-  Value isView = rewriter.create<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::sge, viewRow, i64(rewriter, loc, 0));
+  Value isView = rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
+                                                viewRow, i64(rewriter, loc, 0));
   auto choice = rewriter.create<scf::IfOp>(
       loc, isView,
       [&](OpBuilder &b, Location loc) {
-        Value first = b.create<arith::MulIOp>(loc, viewRow,
-                                              i64(b, loc, stateWidth));
-        Value rowsPtr = lowering.floats(
-            b, loc, lowering.field(b, CallField::state), first);
-        b.create<scf::YieldOp>(
-            loc, lowering.buffer(b, loc, rowsPtr, i64(b, loc, stateWidth),
-                                 op.getType()));
+        Value first =
+            b.create<arith::MulIOp>(loc, viewRow, i64(b, loc, stateWidth));
+        Value rowsPtr =
+            lowering.floats(b, loc, lowering.field(b, CallField::state), first);
+        b.create<scf::YieldOp>(loc, lowering.buffer(b, loc, rowsPtr,
+                                                    i64(b, loc, stateWidth),
+                                                    op.getType()));
       },
       [&](OpBuilder &b, Location loc) {
         copy(b);
@@ -238,7 +248,10 @@ PATTERN(GatherLowering, GatherOp) {
 PATTERN(ScatterLowering, ScatterOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  lowering.call<RuntimeOp::scatter>(rewriter, loc, rows(rewriter), ptr(rewriter, src), ld(rewriter, src), lowering.stateRows(rewriter, loc, CallField::state), i64(rewriter, loc, lowering.stateWidth));
+  lowering.call<RuntimeOp::scatter>(
+      rewriter, loc, rows(rewriter), ptr(rewriter, src), ld(rewriter, src),
+      lowering.stateRows(rewriter, loc, CallField::state),
+      i64(rewriter, loc, lowering.stateWidth));
   rewriter.eraseOp(op);
   return success();
 }
@@ -248,14 +261,16 @@ PATTERN(StateGradLowering, StateGradOp) {
   Value stateRows = lowering.stateRows(rewriter, loc, CallField::state_grad);
   Value stateWidth = i64(rewriter, loc, lowering.stateWidth);
   if (!readLater(op.getResult())) {
-    rewriter.replaceOp(op, lowering.buffer(rewriter, loc, stateRows,
-                                           stateWidth, op.getType()));
+    rewriter.replaceOp(op, lowering.buffer(rewriter, loc, stateRows, stateWidth,
+                                           op.getType()));
     return success();
   }
   FailureOr<Value> dst = lowering.slotBuffer(rewriter, op.getResult());
   if (failed(dst))
     return failure();
-  lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), stateWidth, stateRows, stateWidth, ptr(rewriter, *dst), ld(rewriter, *dst));
+  lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), stateWidth,
+                                      stateRows, stateWidth,
+                                      ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -263,7 +278,12 @@ PATTERN(StateGradLowering, StateGradOp) {
 PATTERN(ChildGradLowering, ChildGradOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  lowering.call<RuntimeOp::child_grad>(rewriter, loc, rows(rewriter), i64(rewriter, loc, 0), i64(rewriter, loc, 1), lowering.childRows(rewriter, loc, op.getIndex()), ptr(rewriter, src), ld(rewriter, src), lowering.field(rewriter, CallField::state_grad), i64(rewriter, loc, lowering.stateWidth));
+  lowering.call<RuntimeOp::child_grad>(
+      rewriter, loc, rows(rewriter), i64(rewriter, loc, 0),
+      i64(rewriter, loc, 1), lowering.childRows(rewriter, loc, op.getIndex()),
+      ptr(rewriter, src), ld(rewriter, src),
+      lowering.field(rewriter, CallField::state_grad),
+      i64(rewriter, loc, lowering.stateWidth));
   rewriter.eraseOp(op);
   return success();
 }
@@ -280,8 +300,11 @@ PATTERN(ConcatLowering, ConcatOp) {
   Value dstPtr = ptr(rewriter, *dst), dstLd = ld(rewriter, *dst);
   int64_t column = 0;
   for (auto [input, src] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
-    lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(input)), ptr(rewriter, src), ld(rewriter, src), lowering.floats(rewriter, loc, dstPtr,
-                                   i64(rewriter, loc, column)), dstLd);
+    lowering.call<RuntimeOp::copy_rows>(
+        rewriter, loc, rows(rewriter), i64(rewriter, loc, width(input)),
+        ptr(rewriter, src), ld(rewriter, src),
+        lowering.floats(rewriter, loc, dstPtr, i64(rewriter, loc, column)),
+        dstLd);
     column += width(input);
   }
   rewriter.replaceOp(op, *dst);
@@ -295,9 +318,15 @@ PATTERN(PadLowering, PadOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getInput();
   Value dstPtr = ptr(rewriter, *dst), dstLd = ld(rewriter, *dst);
-  lowering.call<RuntimeOp::zero_rows>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getResult())), dstPtr, dstLd);
-  lowering.call<RuntimeOp::copy_rows>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getInput())), ptr(rewriter, src), ld(rewriter, src), lowering.floats(rewriter, loc, dstPtr,
-                                 i64(rewriter, loc, op.getOffset())), dstLd);
+  lowering.call<RuntimeOp::zero_rows>(rewriter, loc, rows(rewriter),
+                                      i64(rewriter, loc, width(op.getResult())),
+                                      dstPtr, dstLd);
+  lowering.call<RuntimeOp::copy_rows>(
+      rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getInput())),
+      ptr(rewriter, src), ld(rewriter, src),
+      lowering.floats(rewriter, loc, dstPtr,
+                      i64(rewriter, loc, op.getOffset())),
+      dstLd);
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -350,10 +379,13 @@ PATTERN(FusedLowering, FusedOp) {
       rewriter.create<LLVM::StoreOp>(loc, bits, slot);
     }
     int64_t iteration = op.getIterationType().getNumElements();
-    lowering.call<RuntimeOp::launch>(rewriter, loc, i32(rewriter, loc, number.getInt()), rows(rewriter), i64(rewriter, loc, iteration), args, i32(rewriter, loc, operands.size()));
+    lowering.call<RuntimeOp::launch>(
+        rewriter, loc, i32(rewriter, loc, number.getInt()), rows(rewriter),
+        i64(rewriter, loc, iteration), args,
+        i32(rewriter, loc, operands.size()));
   }
-  rewriter.replaceOp(op, ArrayRef<Value>(buffers).drop_front(
-                             adaptor.getInputs().size()));
+  rewriter.replaceOp(
+      op, ArrayRef<Value>(buffers).drop_front(adaptor.getInputs().size()));
   return success();
 }
 
@@ -372,7 +404,13 @@ PATTERN(MatmulLowering, MatmulOp) {
   bool transposed = op.getTransposeLhs();
   Value weights = lowering.param(rewriter, loc, ref.getParam(), false);
   // Y = X Wᵀ (rows × m), or DX = DY W (rows × k) for the transposed product.
-  lowering.call<RuntimeOp::gemm>(rewriter, loc, i32(rewriter, loc, 0), i32(rewriter, loc, transposed ? 0 : 1), rows(rewriter), i64(rewriter, loc, transposed ? k : m), i64(rewriter, loc, transposed ? m : k), lowering.f32(rewriter, loc, 1), ptr(rewriter, x), ld(rewriter, x), weights, i64(rewriter, loc, k), lowering.f32(rewriter, loc, 0), ptr(rewriter, *y), ld(rewriter, *y));
+  lowering.call<RuntimeOp::gemm>(
+      rewriter, loc, i32(rewriter, loc, 0),
+      i32(rewriter, loc, transposed ? 0 : 1), rows(rewriter),
+      i64(rewriter, loc, transposed ? k : m),
+      i64(rewriter, loc, transposed ? m : k), lowering.f32(rewriter, loc, 1),
+      ptr(rewriter, x), ld(rewriter, x), weights, i64(rewriter, loc, k),
+      lowering.f32(rewriter, loc, 0), ptr(rewriter, *y), ld(rewriter, *y));
   rewriter.replaceOp(op, *y);
   return success();
 }
@@ -380,7 +418,10 @@ PATTERN(MatmulLowering, MatmulOp) {
 PATTERN(ParamGradLowering, ParamGradOp) {
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
-  lowering.call<RuntimeOp::column_sum>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getValue())), ptr(rewriter, src), ld(rewriter, src), lowering.param(rewriter, loc, op.getParam(), true));
+  lowering.call<RuntimeOp::column_sum>(
+      rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getValue())),
+      ptr(rewriter, src), ld(rewriter, src),
+      lowering.param(rewriter, loc, op.getParam(), true));
   rewriter.eraseOp(op);
   return success();
 }
@@ -390,7 +431,13 @@ PATTERN(ParamGradOuterLowering, ParamGradOuterOp) {
   Value dy = adaptor.getDy(), x = adaptor.getX();
   int64_t m = width(op.getDy()), k = width(op.getX());
   // dW[m×k] += DYᵀ X over the call's rows.
-  lowering.call<RuntimeOp::gemm>(rewriter, loc, i32(rewriter, loc, 1), i32(rewriter, loc, 0), i64(rewriter, loc, m), i64(rewriter, loc, k), rows(rewriter), lowering.f32(rewriter, loc, 1), ptr(rewriter, dy), ld(rewriter, dy), ptr(rewriter, x), ld(rewriter, x), lowering.f32(rewriter, loc, 1), lowering.param(rewriter, loc, op.getParam(), true), i64(rewriter, loc, k));
+  lowering.call<RuntimeOp::gemm>(
+      rewriter, loc, i32(rewriter, loc, 1), i32(rewriter, loc, 0),
+      i64(rewriter, loc, m), i64(rewriter, loc, k), rows(rewriter),
+      lowering.f32(rewriter, loc, 1), ptr(rewriter, dy), ld(rewriter, dy),
+      ptr(rewriter, x), ld(rewriter, x), lowering.f32(rewriter, loc, 1),
+      lowering.param(rewriter, loc, op.getParam(), true),
+      i64(rewriter, loc, k));
   rewriter.eraseOp(op);
   return success();
 }
@@ -406,7 +453,11 @@ PATTERN(LookupLowering, LookupOp) {
   Location loc = op.getLoc();
   Value index = adaptor.getIndex(), table = adaptor.getTable();
   auto type = cast<RankedTensorType>(op.getTable().getType());
-  lowering.callChecked<RuntimeOp::lookup>(rewriter, loc, rows(rewriter), ptr(rewriter, index), ld(rewriter, index), ptr(rewriter, table), i64(rewriter, loc, type.getDimSize(0)), i64(rewriter, loc, type.getDimSize(1)), ptr(rewriter, *dst), ld(rewriter, *dst));
+  lowering.callChecked<RuntimeOp::lookup>(
+      rewriter, loc, rows(rewriter), ptr(rewriter, index), ld(rewriter, index),
+      ptr(rewriter, table), i64(rewriter, loc, type.getDimSize(0)),
+      i64(rewriter, loc, type.getDimSize(1)), ptr(rewriter, *dst),
+      ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -418,8 +469,14 @@ PATTERN(LookupGradLowering, LookupGradOp) {
   int32_t param = lowering.order.paramIndex(table);
   auto type = ParamOp(lowering.order.params[param]).getType();
   Value indexPtr = ptr(rewriter, index), indexLd = ld(rewriter, index);
-  lowering.callChecked<RuntimeOp::lookup_grad>(rewriter, loc, rows(rewriter), indexPtr, indexLd, ptr(rewriter, src), ld(rewriter, src), lowering.param(rewriter, loc, table, true), i64(rewriter, loc, type.getDimSize(0)), i64(rewriter, loc, type.getDimSize(1)));
-  lowering.callChecked<RuntimeOp::mark_rows>(rewriter, loc, lowering.field(rewriter, CallField::grad_store), i32(rewriter, loc, param), rows(rewriter), indexPtr, indexLd);
+  lowering.callChecked<RuntimeOp::lookup_grad>(
+      rewriter, loc, rows(rewriter), indexPtr, indexLd, ptr(rewriter, src),
+      ld(rewriter, src), lowering.param(rewriter, loc, table, true),
+      i64(rewriter, loc, type.getDimSize(0)),
+      i64(rewriter, loc, type.getDimSize(1)));
+  lowering.callChecked<RuntimeOp::mark_rows>(
+      rewriter, loc, lowering.field(rewriter, CallField::grad_store),
+      i32(rewriter, loc, param), rows(rewriter), indexPtr, indexLd);
   rewriter.eraseOp(op);
   return success();
 }
@@ -430,7 +487,10 @@ PATTERN(SoftmaxLowering, SoftmaxOp) {
     return failure();
   Location loc = op.getLoc();
   Value src = adaptor.getOperand();
-  lowering.call<RuntimeOp::softmax>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getResult())), ptr(rewriter, src), ld(rewriter, src), ptr(rewriter, *dst), ld(rewriter, *dst));
+  lowering.call<RuntimeOp::softmax>(rewriter, loc, rows(rewriter),
+                                    i64(rewriter, loc, width(op.getResult())),
+                                    ptr(rewriter, src), ld(rewriter, src),
+                                    ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -441,7 +501,10 @@ PATTERN(CrossEntropyLowering, SoftmaxCrossEntropyOp) {
     return failure();
   Location loc = op.getLoc();
   Value logits = adaptor.getLogits(), labels = adaptor.getLabel();
-  lowering.callChecked<RuntimeOp::softmax_cross_entropy>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getLogits())), ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels), ld(rewriter, labels), ptr(rewriter, *dst), ld(rewriter, *dst));
+  lowering.callChecked<RuntimeOp::softmax_cross_entropy>(
+      rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getLogits())),
+      ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels),
+      ld(rewriter, labels), ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }
@@ -453,7 +516,11 @@ PATTERN(CrossEntropyGradLowering, SoftmaxCrossEntropyGradOp) {
   Location loc = op.getLoc();
   Value logits = adaptor.getLogits(), labels = adaptor.getLabel();
   Value seed = adaptor.getGrad();
-  lowering.callChecked<RuntimeOp::softmax_cross_entropy_grad>(rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getLogits())), ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels), ld(rewriter, labels), ptr(rewriter, seed), ld(rewriter, seed), ptr(rewriter, *dst), ld(rewriter, *dst));
+  lowering.callChecked<RuntimeOp::softmax_cross_entropy_grad>(
+      rewriter, loc, rows(rewriter), i64(rewriter, loc, width(op.getLogits())),
+      ptr(rewriter, logits), ld(rewriter, logits), ptr(rewriter, labels),
+      ld(rewriter, labels), ptr(rewriter, seed), ld(rewriter, seed),
+      ptr(rewriter, *dst), ld(rewriter, *dst));
   rewriter.replaceOp(op, *dst);
   return success();
 }

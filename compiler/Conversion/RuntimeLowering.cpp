@@ -19,12 +19,12 @@ using namespace cavs;
 
 MemRefType cavs::bufferType(Type valueType) {
   MLIRContext *context = valueType.getContext();
-  Type element = valueType.isInteger(32) ? valueType
-                                         : Type(Float32Type::get(context));
+  Type element =
+      valueType.isInteger(32) ? valueType : Type(Float32Type::get(context));
   auto layout = StridedLayoutAttr::get(context, ShapedType::kDynamic,
                                        {ShapedType::kDynamic, 1});
-  return MemRefType::get({ShapedType::kDynamic, valueWidth(valueType)},
-                         element, layout);
+  return MemRefType::get({ShapedType::kDynamic, valueWidth(valueType)}, element,
+                         layout);
 }
 
 BufferTypeConverter::BufferTypeConverter() {
@@ -35,6 +35,14 @@ BufferTypeConverter::BufferTypeConverter() {
       return Type(bufferType(type));
     return std::nullopt;
   });
+}
+
+FailureOr<Device> cavs::parseDevice(ModuleOp module, StringRef name) {
+  if (name == "cpu")
+    return Device::CPU;
+  if (name == "cuda")
+    return Device::CUDA;
+  return module.emitError("unknown device '") << name << "' (cpu or cuda)";
 }
 
 bool cavs::readLater(Value value) {
@@ -107,8 +115,8 @@ Value PhaseLowering::field(OpBuilder &b, CallField index) {
   b.setInsertionPoint(entry->getTerminator());
   Location loc = callArg.getLoc();
   Value address = b.create<LLVM::GEPOp>(
-      loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI64Type(),
-      callArg, ArrayRef<LLVM::GEPArg>{key});
+      loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI64Type(), callArg,
+      ArrayRef<LLVM::GEPArg>{key});
   Value value = b.create<LLVM::LoadOp>(
       loc, abi::callFieldType(index, b.getContext()), address);
   fields[key] = value;
@@ -118,15 +126,14 @@ Value PhaseLowering::field(OpBuilder &b, CallField index) {
 Value PhaseLowering::tableEntry(OpBuilder &b, Location loc, CallField table,
                                 int64_t index) {
   Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  Value address =
-      b.create<LLVM::GEPOp>(loc, ptrType, ptrType, field(b, table),
-                            ArrayRef<LLVM::GEPArg>{int32_t(index)});
+  Value address = b.create<LLVM::GEPOp>(loc, ptrType, ptrType, field(b, table),
+                                        ArrayRef<LLVM::GEPArg>{int32_t(index)});
   return b.create<LLVM::LoadOp>(loc, ptrType, address);
 }
 
 Value PhaseLowering::stateRows(OpBuilder &b, Location loc, CallField buffer) {
-  Value begin = b.create<arith::MulIOp>(
-      loc, field(b, CallField::state_begin), i64(b, loc, stateWidth));
+  Value begin = b.create<arith::MulIOp>(loc, field(b, CallField::state_begin),
+                                        i64(b, loc, stateWidth));
   return floats(b, loc, field(b, buffer), begin);
 }
 
@@ -141,14 +148,14 @@ Value PhaseLowering::childRows(OpBuilder &b, Location loc, int64_t k) {
 // Buffers
 //===----------------------------------------------------------------------===//
 
-Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer,
-                            Value ld, Type valueType) {
+Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer, Value ld,
+                            Type valueType) {
   return buffer(b, loc, pointer, ld, valueWidth(valueType),
                 bufferType(valueType));
 }
 
-Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer,
-                            Value ld, int64_t columns, MemRefType type) {
+Value PhaseLowering::buffer(OpBuilder &b, Location loc, Value pointer, Value ld,
+                            int64_t columns, MemRefType type) {
   // The LLVM form of a 2-D strided memref: allocated and aligned pointer,
   // offset, sizes, strides.
   MLIRContext *context = b.getContext();
@@ -186,9 +193,9 @@ Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
   // The layout stays dynamic, like every buffer's, so that subviews of it
   // have the buffer type.
   auto f32 = RankedTensorType::get({width}, b.getF32Type());
-  Value value = buffer(
-      b, loc, field(b, arena ? CallField::arena : CallField::scratch),
-      i64(b, loc, width), f32);
+  Value value =
+      buffer(b, loc, field(b, arena ? CallField::arena : CallField::scratch),
+             i64(b, loc, width), f32);
   spaces[key] = value;
   return value;
 }
@@ -220,8 +227,7 @@ FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
         b.create<arith::IndexCastOp>(loc, b.getIndexType(), rows(b));
     return b
         .create<memref::SubViewOp>(
-            loc, bufferType(value.getType()),
-            spaceBuffer(b, slot.getSpace()),
+            loc, bufferType(value.getType()), spaceBuffer(b, slot.getSpace()),
             ArrayRef<OpFoldResult>{b.getIndexAttr(0),
                                    b.getIndexAttr(slot.getOffset())},
             ArrayRef<OpFoldResult>{rowCount,
@@ -231,21 +237,20 @@ FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
   }
   // An i32 value (an id or label) lives in a float column of its space.
   Value base = field(b, arena ? CallField::arena : CallField::scratch);
-  Value pointer =
-      slot.getOffset() == 0 ? base
-                            : floats(b, loc, base, i64(b, loc, slot.getOffset()));
-  return buffer(b, loc, pointer, i64(b, loc, arena ? arenaFloats : scratchFloats),
+  Value pointer = slot.getOffset() == 0
+                      ? base
+                      : floats(b, loc, base, i64(b, loc, slot.getOffset()));
+  return buffer(b, loc, pointer,
+                i64(b, loc, arena ? arenaFloats : scratchFloats),
                 value.getType());
 }
 
 Value PhaseLowering::pointerOf(OpBuilder &b, Location loc, Value buffer) {
   auto metadata = b.create<memref::ExtractStridedMetadataOp>(loc, buffer);
-  Value aligned =
-      b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, buffer);
+  Value aligned = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, buffer);
   Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Value pointer = b.create<LLVM::IntToPtrOp>(
-      loc, ptrType,
-      b.create<arith::IndexCastOp>(loc, b.getI64Type(), aligned));
+      loc, ptrType, b.create<arith::IndexCastOp>(loc, b.getI64Type(), aligned));
   Value offset =
       b.create<arith::IndexCastOp>(loc, b.getI64Type(), metadata.getOffset());
   Type element = cast<MemRefType>(buffer.getType()).getElementType();
@@ -286,12 +291,12 @@ Value PhaseLowering::constantArray(OpBuilder &b, Location loc,
 
 void PhaseLowering::returnOnFailure(ConversionPatternRewriter &rewriter,
                                     Location loc, Value status) {
-  Value failed = rewriter.create<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::ne, status, i32(rewriter, loc, 0));
+  Value failed = rewriter.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                                status, i32(rewriter, loc, 0));
   Block *current = rewriter.getInsertionBlock();
   Block *next = rewriter.splitBlock(current, rewriter.getInsertionPoint());
   rewriter.setInsertionPointToEnd(current);
-  rewriter.create<cf::CondBranchOp>(loc, failed, exit, ValueRange{status},
-                                    next, ValueRange{});
+  rewriter.create<cf::CondBranchOp>(loc, failed, exit, ValueRange{status}, next,
+                                    ValueRange{});
   rewriter.setInsertionPointToStart(next);
 }

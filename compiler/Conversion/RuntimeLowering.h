@@ -1,4 +1,5 @@
-//===- RuntimeLowering.h - what the phase lowering patterns share -*- C++ -*-===//
+//===- RuntimeLowering.h - what the phase lowering patterns share -*- C++
+//-*-===//
 //
 // A phase function has the C signature
 //
@@ -52,6 +53,11 @@ struct VertexFunctionSymbols {
 /// The device phase functions are generated for.
 enum class Device { CPU, CUDA };
 
+/// The device a pass option names ("cpu" or "cuda"); an error at `module`
+/// otherwise.
+mlir::FailureOr<Device> parseDevice(mlir::ModuleOp module,
+                                    llvm::StringRef name);
+
 /// The type of a per-vertex value's buffer.
 mlir::MemRefType bufferType(mlir::Type valueType);
 
@@ -96,8 +102,7 @@ public:
   // Buffers.
   /// `pointer` with leading dimension `ld` as the buffer of `valueType`.
   mlir::Value buffer(mlir::OpBuilder &b, mlir::Location loc,
-                     mlir::Value pointer, mlir::Value ld,
-                     mlir::Type valueType);
+                     mlir::Value pointer, mlir::Value ld, mlir::Type valueType);
   /// `pointer` as a rows × `columns` buffer of `type` with leading
   /// dimension `ld`.
   mlir::Value buffer(mlir::OpBuilder &b, mlir::Location loc,
@@ -109,8 +114,8 @@ public:
   /// The memory slot the plan gave `value`, as its buffer.
   mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
                                           mlir::Value value);
-  mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
-                                          mlir::Value value, SlotAttr slot);
+  mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b, mlir::Value value,
+                                          SlotAttr slot);
   /// A buffer's first element and leading dimension (in elements).
   mlir::Value pointerOf(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value buffer);

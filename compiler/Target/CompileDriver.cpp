@@ -36,18 +36,17 @@ static LogicalResult emitCuda(ModelCode &code, Emit emit, raw_ostream &os,
   }
   std::string name = (code.train.model.getSymName() + ".cu").str();
   std::string binary;
-  if (failed(compileCuda(source, name,
-                         emit == Emit::Ptx ? CudaBinary::Ptx
-                                           : CudaBinary::Cubin,
-                         binary, error)))
+  if (failed(compileCuda(
+          source, name, emit == Emit::Ptx ? CudaBinary::Ptx : CudaBinary::Cubin,
+          binary, error)))
     return failure();
   os << binary;
   return success();
 }
 
 LogicalResult cavs::compileModel(ModuleOp frontend,
-                                 const CompileRequest &request,
-                                 raw_ostream &os, std::string &error) {
+                                 const CompileRequest &request, raw_ostream &os,
+                                 std::string &error) {
   switch (request.emit) {
   case Emit::AST:
   case Emit::MLIR:

@@ -58,8 +58,8 @@ LogicalResult outlineBlock(Block &block) {
       b.setInsertionPoint(backward);
     else
       b.setInsertionPointToEnd(&block);
-    auto kind = BatchingKindAttr::get(
-        context, static_cast<BatchingKind>(index));
+    auto kind =
+        BatchingKindAttr::get(context, static_cast<BatchingKind>(index));
     auto phase = b.create<PhaseOp>(ops.front()->getLoc(),
                                    ValueRange(escaping).getTypes(), kind);
     Block *body = b.createBlock(&phase.getBody());
