@@ -1,4 +1,5 @@
-//===- AdjointContext.h - what an op's gradient rule builds with -*- C++ -*-===//
+//===- AdjointContext.h - what an op's gradient rule builds with -*- C++
+//-*-===//
 //
 // The side of cavs-autodiff that an op's AdjointOpInterface::buildAdjoint
 // sees: a builder placed in ∂F, which values carry gradients, and where to
@@ -37,7 +38,8 @@ public:
   mlir::Value zeros(mlir::Type type);
   /// An elementwise binary op whose result has the shape of the non-scalar
   /// side (a rank-0 side is broadcast).
-  template <typename OpTy> mlir::Value binary(mlir::Value lhs, mlir::Value rhs) {
+  template <typename OpTy>
+  mlir::Value binary(mlir::Value lhs, mlir::Value rhs) {
     mlir::Type lhsType = lhs.getType(), rhsType = rhs.getType();
     mlir::Type result =
         llvm::cast<mlir::RankedTensorType>(lhsType).getRank() == 0 ? rhsType

@@ -1,4 +1,5 @@
-//===- CavsInterfaces.h - what the passes and backends ask an op -*- C++ -*-===//
+//===- CavsInterfaces.h - what the passes and backends ask an op -*- C++
+//-*-===//
 //
 // The op interfaces generated from CavsInterfaces.td: gradient, scalar body
 // in a fused kernel, reduction identity and cost. CavsOps.h includes this

@@ -73,8 +73,8 @@ LogicalResult SubOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
   Value dy = dys.front();
   c.accumulate(getLhs(), c.unbroadcast(dy, getLhs().getType()));
   if (c.isDifferentiable(getRhs()))
-    c.accumulate(getRhs(), c.unbroadcast(c.create<NegOp>(dy),
-                                         getRhs().getType()));
+    c.accumulate(getRhs(),
+                 c.unbroadcast(c.create<NegOp>(dy), getRhs().getType()));
   return success();
 }
 
@@ -110,8 +110,8 @@ LogicalResult DivOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
   if (c.isDifferentiable(getRhs())) {
     Value product = c.binary<MulOp>(dy, getResult());
     Value scaled = c.binary<DivOp>(product, getRhs());
-    c.accumulate(getRhs(), c.unbroadcast(c.create<NegOp>(scaled),
-                                         getRhs().getType()));
+    c.accumulate(getRhs(),
+                 c.unbroadcast(c.create<NegOp>(scaled), getRhs().getType()));
   }
   return success();
 }
@@ -152,8 +152,7 @@ Value SigmoidOp::buildScalar(OpBuilder &b, Location loc, ArrayRef<Value> x) {
 std::string SigmoidOp::getCudaExpression(ArrayRef<std::string> x) {
   return "1.0f / (1.0f + expf(-" + x[0] + "))";
 }
-LogicalResult SigmoidOp::buildAdjoint(AdjointContext &c,
-                                      ArrayRef<Value> dys) {
+LogicalResult SigmoidOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
   // dy * y * (1 - y)
   Value y = getResult();
   Value one = c.scalar(1.0f);
@@ -240,16 +239,15 @@ LogicalResult SqrtOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
 Value SoftplusOp::buildScalar(OpBuilder &b, Location loc, ArrayRef<Value> x) {
   // max(x, 0) + log(1 + exp(-|x|))
   ScalarBuilder s{b, loc};
-  Value e = s.value<math::ExpOp>(
-      s.value<arith::NegFOp>(s.value<math::AbsFOp>(x[0])));
+  Value e =
+      s.value<math::ExpOp>(s.value<arith::NegFOp>(s.value<math::AbsFOp>(x[0])));
   return s.value<arith::AddFOp>(s.value<arith::MaximumFOp>(x[0], s.f32(0)),
                                 s.value<math::Log1pOp>(e));
 }
 std::string SoftplusOp::getCudaExpression(ArrayRef<std::string> x) {
   return "fmaxf(" + x[0] + ", 0.0f) + log1pf(expf(-fabsf(" + x[0] + ")))";
 }
-LogicalResult SoftplusOp::buildAdjoint(AdjointContext &c,
-                                       ArrayRef<Value> dys) {
+LogicalResult SoftplusOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
   Value slope = c.create<SigmoidOp>(getOperand());
   c.accumulate(getOperand(), c.binary<MulOp>(dys.front(), slope));
   return success();
@@ -304,8 +302,8 @@ std::string ReduceMaxOp::getCudaExpression(ArrayRef<std::string> x) {
   // A NaN makes the maximum NaN, as arith.maximumf does on the CPU (fmaxf
   // would skip it).
   const std::string &acc = x[0], &value = x[1];
-  return value + " > " + acc + " || " + value + " != " + value + " ? " +
-         value + " : " + acc;
+  return value + " > " + acc + " || " + value + " != " + value + " ? " + value +
+         " : " + acc;
 }
 float ReduceMaxOp::getIdentity() { return -INFINITY; }
 LogicalResult ReduceMaxOp::buildAdjoint(AdjointContext &c,

@@ -52,8 +52,7 @@ LogicalResult GatherOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
 int64_t GatherOp::getFlops() { return 0; }
 int64_t GatherOp::getCopyBytes() { return 4 * valueWidth(getType()); }
 
-LogicalResult ParamRefOp::buildAdjoint(AdjointContext &c,
-                                       ArrayRef<Value> dys) {
+LogicalResult ParamRefOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
   c.create<ParamGradOp>(getParamAttr(), dys.front());
   return success();
 }

@@ -98,20 +98,19 @@ LogicalResult SplitOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
   SmallVector<Value> parts;
   for (auto [result, gradient] : llvm::zip_equal(getResults(), dys))
     parts.push_back(gradient ? gradient : c.zeros(result.getType()));
-  c.accumulate(getInput(),
-               c.create<ConcatOp>(getInput().getType(), parts));
+  c.accumulate(getInput(), c.create<ConcatOp>(getInput().getType(), parts));
   return success();
 }
 
 LogicalResult SliceOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
-  c.accumulate(getInput(), c.create<PadOp>(getInput().getType(), dys.front(),
-                                           getOffset()));
+  c.accumulate(getInput(),
+               c.create<PadOp>(getInput().getType(), dys.front(), getOffset()));
   return success();
 }
 
 LogicalResult PadOp::buildAdjoint(AdjointContext &c, ArrayRef<Value> dys) {
-  c.accumulate(getInput(), c.create<SliceOp>(getInput().getType(),
-                                             dys.front(), getOffset()));
+  c.accumulate(getInput(), c.create<SliceOp>(getInput().getType(), dys.front(),
+                                             getOffset()));
   return success();
 }
 

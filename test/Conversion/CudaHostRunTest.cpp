@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CudaKernels.h"
-#include "compiler/Evaluator/ReferenceEvaluator.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 #include "dialects/CavsDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/FusedKernels.h"
-#include "compiler/Evaluator/ReferenceEvaluator.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 #include "compiler/Target/ObjectEmitter.h"
 #include "compiler/Transforms/Passes.h"
 

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Evaluator/GradientCheck.h"
-#include "compiler/Evaluator/RandomGraph.h"
+#include "test/lib/Evaluator/GradientCheck.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
