@@ -290,6 +290,11 @@ def Cavs_ConstantOp : Cavs_Op<"constant", [ConstantLike, Pure,
   let assemblyFormat = "attr-dict $value";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The value of every element when they are all the same (a splat):
+    /// the only constants the CPU and CUDA kernels can hold.
+    std::optional<float> getSplatFloat();
+  }];
 }
 
 class Cavs_BinaryOp<string mnemonic, string what,

@@ -56,11 +56,10 @@ std::string cavs::cudaFloatLiteral(float value) {
 static FailureOr<std::string> expression(Operation *op,
                                          ArrayRef<std::string> x) {
   if (auto constant = dyn_cast<ConstantOp>(op)) {
-    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    if (!dense || !dense.isSplat())
-      return constant.emitOpError(
-          "only splat constants can be compiled into a CUDA kernel");
-    return cudaFloatLiteral(dense.getSplatValue<APFloat>().convertToFloat());
+    if (std::optional<float> splat = constant.getSplatFloat())
+      return cudaFloatLiteral(*splat);
+    return constant.emitOpError(
+        "only splat constants can be compiled into a CUDA kernel");
   }
   auto elementwise = dyn_cast<ElementwiseOpInterface>(op);
   if (!elementwise)

@@ -30,11 +30,10 @@ public:
   /// computes through its ElementwiseOpInterface.
   FailureOr<Value> emit(Operation *op, ArrayRef<Value> x) {
     if (auto constant = dyn_cast<ConstantOp>(op)) {
-      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-      if (!dense || !dense.isSplat())
-        return constant.emitOpError(
-            "only splat constants can be compiled into a CPU kernel");
-      return f32(dense.getSplatValue<APFloat>().convertToFloat());
+      if (std::optional<float> splat = constant.getSplatFloat())
+        return f32(*splat);
+      return constant.emitOpError(
+          "only splat constants can be compiled into a CPU kernel");
     }
     auto elementwise = dyn_cast<ElementwiseOpInterface>(op);
     if (!elementwise)

@@ -72,18 +72,10 @@ private:
 
   static InitializerKind convert(InitKind kind) {
     switch (kind) {
-    case InitKind::Zeros:
-      return InitializerKind::zeros;
-    case InitKind::Ones:
-      return InitializerKind::ones;
-    case InitKind::Xavier:
-      return InitializerKind::xavier;
-    case InitKind::Constant:
-      return InitializerKind::constant;
-    case InitKind::Uniform:
-      return InitializerKind::uniform;
-    case InitKind::Normal:
-      return InitializerKind::normal;
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  case InitKind::keyword:                                                      \
+    return InitializerKind::keyword;
+#include "cavs/init_kinds.def"
     }
     llvm_unreachable("unknown initializer kind");
   }
