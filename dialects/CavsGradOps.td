@@ -180,6 +180,7 @@ def Cavs_ReluGradOp : Cavs_Op<"relu_grad", !listconcat(Cavs_ElementwiseTraits,
   let assemblyFormat = "$output `,` $grad attr-dict `:` type($result)";
 }
 
+// Only ∂F uses equal, so it needs no gradient rule.
 def Cavs_EqualOp : Cavs_BinaryOp<"equal",
     "comparison for equality (1 where equal, 0 elsewhere)", []> {
   let description = [{
