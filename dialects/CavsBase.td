@@ -63,7 +63,9 @@ def Cavs_Dialect : Dialect {
   }];
 }
 
-/// How a parameter tensor is initialised when a model is created.
+/// How a parameter tensor is initialised when a model is created: the kinds
+/// of runtime/include/cavs/init_kinds.def, with the same values (CavsOps.cpp
+/// checks them at compile time; TableGen cannot read the .def).
 def Cavs_InitializerKind : I32EnumAttr<"InitializerKind", "parameter initializer", [
     I32EnumAttrCase<"zeros", 0>,
     I32EnumAttrCase<"ones", 1>,

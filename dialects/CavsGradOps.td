@@ -42,7 +42,9 @@ def Cavs_BackwardOp : Cavs_Op<"backward", [
   let hasVerifier = 1;
 }
 
-def Cavs_StateGradOp : Cavs_Op<"state_grad", [Pure]> {
+def Cavs_StateGradOp : Cavs_Op<"state_grad", [Pure,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface,
+                              ["getFlops", "getCopyBytes"]>]> {
   let summary = "gradient of this vertex's scattered state";
   let description = [{
     The adjoint of `cavs.scatter`: the gradient of the loss with respect to
@@ -58,7 +60,8 @@ def Cavs_StateGradOp : Cavs_Op<"state_grad", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Cavs_ChildGradOp : Cavs_Op<"child_grad", [MemoryEffects<[MemWrite]>]> {
+def Cavs_ChildGradOp : Cavs_Op<"child_grad", [MemoryEffects<[MemWrite]>,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getCopyBytes"]>]> {
   let summary = "send a gradient to child `index`";
   let description = [{
     The adjoint of `cavs.gather`: adds `value` to the state gradient of child
@@ -107,7 +110,8 @@ def Cavs_PullGradOp : Cavs_Op<"pull_grad", [MemoryEffects<[MemWrite]>]> {
 
 def Cavs_ParamGradOp : Cavs_Op<"param_grad", [
     MemoryEffects<[MemWrite]>,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "accumulate a dense parameter gradient";
   let description = [{
     Adds `value` (shaped like the parameter) to the gradient of `@param`. The
@@ -123,7 +127,8 @@ def Cavs_ParamGradOp : Cavs_Op<"param_grad", [
 
 def Cavs_ParamGradOuterOp : Cavs_Op<"param_grad_outer", [
     MemoryEffects<[MemWrite]>,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "accumulate an outer-product parameter gradient";
   let description = [{
     The weight gradient of `y = W @ x`: adds `dy ⊗ x` ([M] × [K] → [M, K])
@@ -160,8 +165,8 @@ def Cavs_LookupGradOp : Cavs_Op<"lookup_grad", [
   }];
 }
 
-def Cavs_ReluGradOp : Cavs_Op<"relu_grad", [
-    Pure, Cavs_ElementwiseMath, AllTypesMatch<["output", "grad", "result"]>]> {
+def Cavs_ReluGradOp : Cavs_Op<"relu_grad", !listconcat(Cavs_ElementwiseTraits,
+    [Cavs_CostOpInterface, AllTypesMatch<["output", "grad", "result"]>])> {
   let summary = "gradient through relu";
   let description = [{
     `grad` where the relu `output` is positive, 0 elsewhere.
@@ -175,8 +180,9 @@ def Cavs_ReluGradOp : Cavs_Op<"relu_grad", [
   let assemblyFormat = "$output `,` $grad attr-dict `:` type($result)";
 }
 
+// Only ∂F uses equal, so it needs no gradient rule.
 def Cavs_EqualOp : Cavs_BinaryOp<"equal",
-    "comparison for equality (1 where equal, 0 elsewhere)"> {
+    "comparison for equality (1 where equal, 0 elsewhere)", []> {
   let description = [{
     1 where `lhs` and `rhs` are equal, 0 elsewhere; either side may be a
     broadcast scalar. The gradient of `cavs.reduce_max` selects the
@@ -189,7 +195,7 @@ def Cavs_EqualOp : Cavs_BinaryOp<"equal",
   let hasFolder = 0;
 }
 
-def Cavs_PadOp : Cavs_Op<"pad", [Pure]> {
+def Cavs_PadOp : Cavs_Op<"pad", [Pure, Cavs_Differentiable]> {
   let summary = "place a vector or scalar inside a larger zero vector";
   let description = [{
     The adjoint of `cavs.slice`: a vector of the result type that is
@@ -211,7 +217,8 @@ def Cavs_PadOp : Cavs_Op<"pad", [Pure]> {
 }
 
 def Cavs_SoftmaxCrossEntropyGradOp : Cavs_Op<"softmax_cross_entropy_grad", [
-    Pure, AllTypesMatch<["logits", "result"]>]> {
+    Pure, AllTypesMatch<["logits", "result"]>,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "gradient of softmax cross entropy with respect to the logits";
   let description = [{
     `grad * (softmax(logits) - onehot(label))`, or zeros when `label` is

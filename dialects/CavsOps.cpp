@@ -72,6 +72,13 @@ static void printBroadcastTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 // Custom syntax: the initializer as `xavier` or `uniform(lo, hi)`.
 //===----------------------------------------------------------------------===//
 
+// The model descriptor stores an InitializerKind as the C ABI's
+// cavs_init_kind: both come from the same list.
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  static_assert(static_cast<int>(InitializerKind::keyword) == value,           \
+                "InitializerKind::" #keyword " is not as in init_kinds.def");
+#include "cavs/init_kinds.def"
+
 static ParseResult parseInitializer(OpAsmParser &parser,
                                     InitializerKindAttr &kind,
                                     DenseF64ArrayAttr &args) {
@@ -186,18 +193,11 @@ LogicalResult ParamOp::verify() {
   ArrayRef<double> args = getInitArgs();
   size_t expected = 0;
   switch (getInit()) {
-  case InitializerKind::zeros:
-  case InitializerKind::ones:
-  case InitializerKind::xavier:
-    expected = 0;
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  case InitializerKind::keyword:                                               \
+    expected = args;                                                           \
     break;
-  case InitializerKind::constant:
-    expected = 1;
-    break;
-  case InitializerKind::uniform:
-  case InitializerKind::normal:
-    expected = 2;
-    break;
+#include "cavs/init_kinds.def"
   }
   if (args.size() != expected)
     return emitOpError("initializer '")
@@ -719,6 +719,13 @@ LogicalResult FusedOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+std::optional<float> ConstantOp::getSplatFloat() {
+  auto dense = dyn_cast<DenseElementsAttr>(getValue());
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToFloat();
+}
 
 /// True when `attr` is a constant whose every element is `value`.
 static bool isSplatOf(Attribute attr, float value) {

@@ -8,6 +8,7 @@
 #define CAVS_DIALECTS_CAVSOPS_H
 
 #include "dialects/CavsDialect.h"
+#include "dialects/CavsInterfaces.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -36,10 +37,6 @@ namespace cavs {
 /// Formats a shape as the language and the verifiers print it: `[150]`,
 /// `[450, 300]`, `[]` for a scalar.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
-
-/// Floats one vertex's value of `type` occupies in a row: a tensor's
-/// elements, 1 for an i32 (stored as int32 bits in a float slot).
-int64_t valueWidth(mlir::Type type);
 
 /// Whether `op`, an op of F or ∂F, does per-vertex work: everything but
 /// parameter references, constants and the backward region itself.

@@ -10,12 +10,22 @@
 #define CAVS_OPS_TD
 
 include "dialects/CavsBase.td"
+include "dialects/CavsInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// An op with a gradient rule (AdjointOpInterface::buildAdjoint).
+defvar Cavs_Differentiable = DeclareOpInterfaceMethods<Cavs_AdjointOpInterface>;
+
+/// What every elementwise op is: pure, fusable, with a scalar body in fused
+/// kernels (ElementwiseOps.cpp). Each also has a cost: Cavs_CostOpInterface's
+/// default of one FLOP per element, or its own.
+defvar Cavs_ElementwiseTraits = [Pure, Cavs_ElementwiseMath,
+    DeclareOpInterfaceMethods<Cavs_ElementwiseOpInterface>];
 
 //===----------------------------------------------------------------------===//
 // Structure
@@ -160,7 +170,8 @@ def Cavs_VertexOp : Cavs_Op<"vertex", [
 }
 
 def Cavs_ParamRefOp : Cavs_Op<"param_ref", [
-    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    Cavs_Differentiable]> {
   let summary = "the value of a parameter inside a vertex function";
   let description = [{
     Makes parameter (or parameter pack) `@name` available as an SSA value.
@@ -179,7 +190,7 @@ def Cavs_ParamRefOp : Cavs_Op<"param_ref", [
 // The four Cavs primitives and the loss
 //===----------------------------------------------------------------------===//
 
-def Cavs_PullOp : Cavs_Op<"pull", [Pure]> {
+def Cavs_PullOp : Cavs_Op<"pull", [Pure, Cavs_Differentiable]> {
   let summary = "read a per-vertex external input";
   let description = [{
     Reads this vertex's value of the external input `name` (an f32 tensor,
@@ -196,7 +207,8 @@ def Cavs_PullOp : Cavs_Op<"pull", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Cavs_PushOp : Cavs_Op<"push", [MemoryEffects<[MemWrite]>]> {
+def Cavs_PushOp : Cavs_Op<"push", [MemoryEffects<[MemWrite]>,
+                                    Cavs_Differentiable]> {
   let summary = "write a per-vertex external output";
   let description = [{
     Writes this vertex's value of the external output `name`, declared in
@@ -211,7 +223,9 @@ def Cavs_PushOp : Cavs_Op<"push", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
-def Cavs_GatherOp : Cavs_Op<"gather", [Pure]> {
+def Cavs_GatherOp : Cavs_Op<"gather", [Pure, Cavs_Differentiable,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface,
+                              ["getFlops", "getCopyBytes"]>]> {
   let summary = "read the state scattered by child `index`";
   let description = [{
     Returns the state that child `index` of this vertex scattered, or zeros
@@ -227,7 +241,9 @@ def Cavs_GatherOp : Cavs_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Cavs_ScatterOp : Cavs_Op<"scatter", [MemoryEffects<[MemWrite]>]> {
+def Cavs_ScatterOp : Cavs_Op<"scatter", [MemoryEffects<[MemWrite]>,
+    Cavs_Differentiable,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getCopyBytes"]>]> {
   let summary = "publish this vertex's state to its parents";
   let description = [{
     Makes `value` the state that parents of this vertex read with
@@ -242,7 +258,8 @@ def Cavs_ScatterOp : Cavs_Op<"scatter", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
-def Cavs_LossOp : Cavs_Op<"loss", [MemoryEffects<[MemWrite]>]> {
+def Cavs_LossOp : Cavs_Op<"loss", [MemoryEffects<[MemWrite]>,
+                                    Cavs_Differentiable]> {
   let summary = "add a scalar to the training loss";
   let description = [{
     The model's loss is the sum of every `cavs.loss` operand over all
@@ -273,10 +290,17 @@ def Cavs_ConstantOp : Cavs_Op<"constant", [ConstantLike, Pure,
   let assemblyFormat = "attr-dict $value";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The value of every element when they are all the same (a splat):
+    /// the only constants the CPU and CUDA kernels can hold.
+    std::optional<float> getSplatFloat();
+  }];
 }
 
-class Cavs_BinaryOp<string mnemonic, string what>
-    : Cavs_Op<mnemonic, [Pure, Cavs_ElementwiseMath]> {
+class Cavs_BinaryOp<string mnemonic, string what,
+                    list<Trait> traits = [Cavs_Differentiable]>
+    : Cavs_Op<mnemonic, !listconcat(Cavs_ElementwiseTraits,
+                                    [Cavs_CostOpInterface], traits)> {
   let summary = "elementwise " # what;
   let description = [{
     Elementwise }] # what # [{ of two values of the same shape; either side
@@ -304,7 +328,8 @@ def Cavs_MulOp : Cavs_BinaryOp<"mul", "multiplication">;
 def Cavs_DivOp : Cavs_BinaryOp<"div", "division">;
 
 class Cavs_UnaryOp<string mnemonic, string what> : Cavs_Op<mnemonic,
-    [Pure, SameOperandsAndResultType, Cavs_ElementwiseMath]> {
+    !listconcat(Cavs_ElementwiseTraits, [SameOperandsAndResultType,
+                Cavs_CostOpInterface, Cavs_Differentiable])> {
   let summary = what;
   let description = [{
     Applies }] # what # [{ to every element.
@@ -331,7 +356,9 @@ def Cavs_SoftplusOp : Cavs_UnaryOp<"softplus",
     "log(1 + exp(x)), computed as max(x, 0) + log(1 + exp(-|x|)) so that it "
     "cannot overflow">;
 
-def Cavs_SoftmaxOp : Cavs_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+def Cavs_SoftmaxOp : Cavs_Op<"softmax", [Pure, SameOperandsAndResultType,
+    Cavs_Differentiable,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "softmax of a vector";
   let description = [{
     `exp(x - max(x)) / sum(exp(x - max(x)))` over the vector of one vertex.
@@ -345,7 +372,8 @@ def Cavs_SoftmaxOp : Cavs_Op<"softmax", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$operand attr-dict `:` type($result)";
 }
 
-def Cavs_MatmulOp : Cavs_Op<"matmul", [Pure]> {
+def Cavs_MatmulOp : Cavs_Op<"matmul", [Pure, Cavs_Differentiable,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "matrix times vector";
   let description = [{
     `result = lhs @ rhs` for a matrix `lhs` of shape [M, K] and a vector
@@ -365,7 +393,7 @@ def Cavs_MatmulOp : Cavs_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Cavs_ConcatOp : Cavs_Op<"concat", [Pure]> {
+def Cavs_ConcatOp : Cavs_Op<"concat", [Pure, Cavs_Differentiable]> {
   let summary = "concatenate vectors and scalars";
   let description = [{
     A scalar input contributes one element.
@@ -384,7 +412,7 @@ def Cavs_ConcatOp : Cavs_Op<"concat", [Pure]> {
   let hasFolder = 1;
 }
 
-def Cavs_SplitOp : Cavs_Op<"split", [Pure]> {
+def Cavs_SplitOp : Cavs_Op<"split", [Pure, Cavs_Differentiable]> {
   let summary = "split a vector into consecutive parts";
   let description = [{
     The results are consecutive pieces of the input, in order; their sizes
@@ -402,7 +430,7 @@ def Cavs_SplitOp : Cavs_Op<"split", [Pure]> {
   let hasFolder = 1;
 }
 
-def Cavs_SliceOp : Cavs_Op<"slice", [Pure]> {
+def Cavs_SliceOp : Cavs_Op<"slice", [Pure, Cavs_Differentiable]> {
   let summary = "a contiguous part of a vector, or one element";
   let description = [{
     Elements `offset .. offset + size` of `input`, where `size` is the
@@ -423,8 +451,9 @@ def Cavs_SliceOp : Cavs_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType,
-                                  Cavs_ElementwiseMath]> {
+def Cavs_SumOp : Cavs_Op<"sum", !listconcat(Cavs_ElementwiseTraits, [
+    SameOperandsAndResultType, Cavs_Differentiable,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>])> {
   let summary = "elementwise sum of several values";
   let description = [{
     The sum of a compile-time array, e.g. the hidden states of all children.
@@ -440,7 +469,11 @@ def Cavs_SumOp : Cavs_Op<"sum", [Pure, SameOperandsAndResultType,
 }
 
 class Cavs_ReductionOp<string mnemonic, string what>
-    : Cavs_Op<mnemonic, [Pure, Cavs_Reduction]> {
+    : Cavs_Op<mnemonic, [Pure, Cavs_Reduction,
+        DeclareOpInterfaceMethods<Cavs_ElementwiseOpInterface>,
+        DeclareOpInterfaceMethods<Cavs_ReductionOpInterface>,
+        Cavs_Differentiable,
+        DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = what # " of the elements of a vector";
   let description = [{
     The }] # what # [{ of the elements of one vertex's vector, a scalar.
@@ -459,7 +492,7 @@ class Cavs_ReductionOp<string mnemonic, string what>
 def Cavs_ReduceSumOp : Cavs_ReductionOp<"reduce_sum", "the sum">;
 def Cavs_ReduceMaxOp : Cavs_ReductionOp<"reduce_max", "the largest">;
 
-def Cavs_LookupOp : Cavs_Op<"lookup", [Pure]> {
+def Cavs_LookupOp : Cavs_Op<"lookup", [Pure, Cavs_Differentiable]> {
   let summary = "a row of an embedding table";
   let description = [{
     Row `index` of `table` ([V, E] -> [E]); zeros when `index` is negative.
@@ -477,7 +510,9 @@ def Cavs_LookupOp : Cavs_Op<"lookup", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Cavs_SoftmaxCrossEntropyOp : Cavs_Op<"softmax_cross_entropy", [Pure]> {
+def Cavs_SoftmaxCrossEntropyOp : Cavs_Op<"softmax_cross_entropy", [Pure,
+    Cavs_Differentiable,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "cross entropy of softmax(logits) against a class label";
   let description = [{
     `-log(softmax(logits)[label])`, or 0 when `label` is negative (no loss
@@ -499,7 +534,8 @@ def Cavs_SoftmaxCrossEntropyOp : Cavs_Op<"softmax_cross_entropy", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Cavs_FusedOp : Cavs_Op<"fused", [
-    Pure, IsolatedFromAbove, SingleBlockImplicitTerminator<"YieldOp">]> {
+    Pure, IsolatedFromAbove, SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<Cavs_CostOpInterface, ["getFlops"]>]> {
   let summary = "a group of elementwise ops run as one kernel";
   let description = [{
     Made by `cavs-fuse-elementwise`. The region's arguments are the kernel's

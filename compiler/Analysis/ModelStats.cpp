@@ -3,7 +3,8 @@
 // "Ops" are the ops that do work: parameter references and constants are
 // left out, and a fused kernel counts as one op (and one kernel). "GEMMs"
 // are matmuls and outer-product weight gradients: each is one GEMM when
-// batched over a task or a phase.
+// batched over a task or a phase. Each op states its FLOPs and copied
+// bytes itself (CostOpInterface).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,50 +22,15 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
-/// FLOPs of one vertex's share of `op`.
+/// FLOPs of one vertex's share of `op`, and the bytes it copies; ops
+/// without a cost cost nothing.
 int64_t flopsOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, int64_t>(op)
-      .Case([](MatmulOp matmul) {
-        return 2 * valueWidth(matmul.getLhs().getType());
-      })
-      .Case([](ParamGradOuterOp outer) {
-        return 2 * valueWidth(outer.getDy().getType()) *
-               valueWidth(outer.getX().getType());
-      })
-      .Case([](FusedOp fused) {
-        int64_t flops = 0;
-        for (Operation &inner : fused.getBody().front().without_terminator())
-          if (!isa<ConstantOp>(inner))
-            flops += flopsOf(&inner);
-        return flops;
-      })
-      .Case([](SumOp sum) {
-        return (int64_t(sum.getInputs().size()) - 1) *
-               valueWidth(sum.getType());
-      })
-      .Case<SoftmaxOp, SoftmaxCrossEntropyOp, SoftmaxCrossEntropyGradOp>(
-          [](Operation *softmax) {
-            return 4 * valueWidth(softmax->getOperand(0).getType());
-          })
-      .Case<ParamGradOp, ReduceSumOp, ReduceMaxOp>([](Operation *reduce) {
-        return valueWidth(
-            reduce->getOperand(reduce->getNumOperands() - 1).getType());
-      })
-      .Default([](Operation *other) -> int64_t {
-        if (other->hasTrait<cavs::OpTrait::ElementwiseMath>() ||
-            isa<ReluGradOp>(other))
-          return valueWidth(other->getResult(0).getType());
-        return 0;
-      });
+  auto cost = dyn_cast<CostOpInterface>(op);
+  return cost ? cost.getFlops() : 0;
 }
-
-/// Bytes one vertex moves between its rows and the state buffers.
 int64_t copyBytesOf(Operation *op) {
-  if (isa<GatherOp, StateGradOp>(op))
-    return 4 * valueWidth(op->getResult(0).getType());
-  if (isa<ScatterOp, ChildGradOp>(op))
-    return 4 * valueWidth(op->getOperand(0).getType());
-  return 0;
+  auto cost = dyn_cast<CostOpInterface>(op);
+  return cost ? cost.getCopyBytes() : 0;
 }
 
 /// Adds the top-level ops of `block` to `phases` by batching class.

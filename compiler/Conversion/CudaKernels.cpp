@@ -19,7 +19,6 @@
 #include "compiler/Conversion/FusedKernels.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/bit.h"
 
 #include <cmath>
@@ -51,62 +50,33 @@ std::string cavs::cudaFloatLiteral(float value) {
   return literal + "f";
 }
 
-namespace {
-/// The CUDA C expression of `op`'s result, given its operands' names.
-FailureOr<std::string> expression(Operation *op, ArrayRef<std::string> x) {
-  auto binary = [&](StringRef symbol) {
-    return x[0] + " " + symbol.str() + " " + x[1];
-  };
-  auto call = [&](StringRef function) {
-    return function.str() + "(" + x[0] + ")";
-  };
-  return TypeSwitch<Operation *, FailureOr<std::string>>(op)
-      .Case([&](ConstantOp constant) -> FailureOr<std::string> {
-        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-        if (!dense || !dense.isSplat())
-          return constant.emitOpError(
-              "only splat constants can be compiled into a CUDA kernel");
-        return cudaFloatLiteral(
-            dense.getSplatValue<APFloat>().convertToFloat());
-      })
-      .Case([&](AddOp) { return binary("+"); })
-      .Case([&](SubOp) { return binary("-"); })
-      .Case([&](MulOp) { return binary("*"); })
-      .Case([&](DivOp) { return binary("/"); })
-      .Case([&](NegOp) { return "-" + x[0]; })
-      .Case([&](SigmoidOp) { return "1.0f / (1.0f + expf(-" + x[0] + "))"; })
-      .Case([&](TanhOp) { return call("tanhf"); })
-      .Case([&](ReluOp) { return "fmaxf(" + x[0] + ", 0.0f)"; })
-      .Case([&](ExpOp) { return call("expf"); })
-      .Case([&](LogOp) { return call("logf"); })
-      .Case([&](SqrtOp) { return call("sqrtf"); })
-      .Case([&](SoftplusOp) {
-        return "fmaxf(" + x[0] + ", 0.0f) + log1pf(expf(-fabsf(" + x[0] +
-               ")))";
-      })
-      .Case([&](SumOp) { return llvm::join(x, " + "); })
-      .Case([&](ReluGradOp) { return x[0] + " > 0.0f ? " + x[1] + " : 0.0f"; })
-      .Case([&](EqualOp) { return x[0] + " == " + x[1] + " ? 1.0f : 0.0f"; })
-      .Default([&](Operation *other) -> FailureOr<std::string> {
-        return other->emitOpError("cannot be compiled into a CUDA kernel");
-      });
+/// The CUDA C expression of `op`'s result, given its operands' names. A
+/// constant is a literal; every other op writes its own expression through
+/// its ElementwiseOpInterface.
+static FailureOr<std::string> expression(Operation *op,
+                                         ArrayRef<std::string> x) {
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    if (std::optional<float> splat = constant.getSplatFloat())
+      return cudaFloatLiteral(*splat);
+    return constant.emitOpError(
+        "only splat constants can be compiled into a CUDA kernel");
+  }
+  auto elementwise = dyn_cast<ElementwiseOpInterface>(op);
+  if (!elementwise)
+    return op->emitOpError("cannot be compiled into a CUDA kernel");
+  return elementwise.getCudaExpression(x);
 }
-} // namespace
 
 /// How a reduction's accumulator `acc` takes in `value` (a name), and
-/// where it starts. A NaN makes the maximum NaN, as on the CPU (fmaxf
-/// would skip it).
+/// where it starts.
 static std::string accumulate(Operation *reduction, StringRef acc,
                               StringRef value) {
-  if (isa<ReduceMaxOp>(reduction))
-    return (value + " > " + acc + " || " + value + " != " + value + " ? " +
-            value + " : " + acc)
-        .str();
-  return (acc + " + " + value).str();
+  return cast<ElementwiseOpInterface>(reduction).getCudaExpression(
+      {acc.str(), value.str()});
 }
 
 static std::string initialValue(Operation *reduction) {
-  return cudaFloatLiteral(isa<ReduceMaxOp>(reduction) ? -INFINITY : 0.0f);
+  return cudaFloatLiteral(cast<ReductionOpInterface>(reduction).getIdentity());
 }
 
 LogicalResult cavs::emitCudaKernel(FusedOp fused, StringRef name,

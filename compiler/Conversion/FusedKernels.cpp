@@ -13,12 +13,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/TypeSwitch.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace cavs;
@@ -30,76 +26,29 @@ public:
   ElementEmitter(OpBuilder &builder, Location loc) : b(builder), loc(loc) {}
 
   /// The f32 value of `op`'s result, given its operands' element values.
+  /// A constant is a leaf, like an input; every other op says what it
+  /// computes through its ElementwiseOpInterface.
   FailureOr<Value> emit(Operation *op, ArrayRef<Value> x) {
-    return TypeSwitch<Operation *, FailureOr<Value>>(op)
-        .Case([&](ConstantOp constant) -> FailureOr<Value> {
-          auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-          if (!dense || !dense.isSplat())
-            return constant.emitOpError(
-                "only splat constants can be compiled into a CPU kernel");
-          return f32(dense.getSplatValue<APFloat>().convertToFloat());
-        })
-        .Case([&](AddOp) { return value<arith::AddFOp>(x[0], x[1]); })
-        .Case([&](SubOp) { return value<arith::SubFOp>(x[0], x[1]); })
-        .Case([&](MulOp) { return value<arith::MulFOp>(x[0], x[1]); })
-        .Case([&](DivOp) { return value<arith::DivFOp>(x[0], x[1]); })
-        .Case([&](NegOp) { return value<arith::NegFOp>(x[0]); })
-        .Case([&](SigmoidOp) {
-          // 1 / (1 + exp(-x))
-          Value e = value<math::ExpOp>(value<arith::NegFOp>(x[0]));
-          return value<arith::DivFOp>(f32(1), value<arith::AddFOp>(f32(1), e));
-        })
-        .Case([&](TanhOp) { return value<math::TanhOp>(x[0]); })
-        .Case([&](ReluOp) { return value<arith::MaximumFOp>(x[0], f32(0)); })
-        .Case([&](ExpOp) { return value<math::ExpOp>(x[0]); })
-        .Case([&](LogOp) { return value<math::LogOp>(x[0]); })
-        .Case([&](SqrtOp) { return value<math::SqrtOp>(x[0]); })
-        .Case([&](SoftplusOp) {
-          // max(x, 0) + log(1 + exp(-|x|))
-          Value e = value<math::ExpOp>(value<arith::NegFOp>(
-              value<math::AbsFOp>(x[0])));
-          return value<arith::AddFOp>(value<arith::MaximumFOp>(x[0], f32(0)),
-                                      value<math::Log1pOp>(e));
-        })
-        .Case([&](SumOp) {
-          Value sum = x[0];
-          for (Value term : x.drop_front())
-            sum = value<arith::AddFOp>(sum, term);
-          return sum;
-        })
-        .Case([&](ReluGradOp) {
-          Value positive = b.create<arith::CmpFOp>(
-              loc, arith::CmpFPredicate::OGT, x[0], f32(0));
-          return Value(b.create<arith::SelectOp>(loc, positive, x[1], f32(0)));
-        })
-        .Case([&](EqualOp) {
-          Value equal = b.create<arith::CmpFOp>(
-              loc, arith::CmpFPredicate::OEQ, x[0], x[1]);
-          return Value(b.create<arith::SelectOp>(loc, equal, f32(1), f32(0)));
-        })
-        // Reductions: x[0] is the accumulator, x[1] the element.
-        .Case([&](ReduceSumOp) { return value<arith::AddFOp>(x[0], x[1]); })
-        .Case([&](ReduceMaxOp) {
-          return value<arith::MaximumFOp>(x[0], x[1]);
-        })
-        .Default([&](Operation *other) -> FailureOr<Value> {
-          return other->emitOpError("cannot be compiled into a CPU kernel");
-        });
+    if (auto constant = dyn_cast<ConstantOp>(op)) {
+      if (std::optional<float> splat = constant.getSplatFloat())
+        return f32(*splat);
+      return constant.emitOpError(
+          "only splat constants can be compiled into a CPU kernel");
+    }
+    auto elementwise = dyn_cast<ElementwiseOpInterface>(op);
+    if (!elementwise)
+      return op->emitOpError("cannot be compiled into a CPU kernel");
+    return elementwise.buildScalar(b, loc, x);
   }
 
   /// The value a reduction's accumulator starts from.
   Value initial(Operation *reduction) {
-    return f32(isa<ReduceMaxOp>(reduction)
-                   ? -std::numeric_limits<float>::infinity()
-                   : 0.0f);
+    return f32(cast<ReductionOpInterface>(reduction).getIdentity());
   }
 
 private:
   Value f32(float value) {
     return b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(value));
-  }
-  template <typename OpTy, typename... Args> Value value(Args... args) {
-    return b.create<OpTy>(loc, args...);
   }
 
   OpBuilder &b;

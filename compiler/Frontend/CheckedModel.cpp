@@ -22,18 +22,20 @@ std::string Type::str() const {
 
 llvm::StringRef cavs::checked::getInitKindName(InitKind kind) {
   switch (kind) {
-  case InitKind::Zeros:
-    return "zeros";
-  case InitKind::Ones:
-    return "ones";
-  case InitKind::Xavier:
-    return "xavier";
-  case InitKind::Constant:
-    return "constant";
-  case InitKind::Uniform:
-    return "uniform";
-  case InitKind::Normal:
-    return "normal";
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  case InitKind::keyword:                                                      \
+    return #keyword;
+#include "cavs/init_kinds.def"
+  }
+  llvm_unreachable("unknown initializer kind");
+}
+
+unsigned cavs::getInitKindArgs(InitKind kind) {
+  switch (kind) {
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  case InitKind::keyword:                                                      \
+    return args;
+#include "cavs/init_kinds.def"
   }
   llvm_unreachable("unknown initializer kind");
 }

@@ -63,17 +63,24 @@ struct Type {
 /// Prints a shape as `[150]`, `[450, 300]` or `[]`.
 std::string shapeToString(llvm::ArrayRef<int64_t> shape);
 
-/// How a parameter is initialized.
-enum class InitKind { Zeros, Ones, Xavier, Constant, Uniform, Normal };
+/// How a parameter is initialized: the kinds of cavs/init_kinds.def, with
+/// their ABI values.
+enum class InitKind {
+#define CAVS_INIT_KIND(keyword, NAME, value, args) keyword = value,
+#include "cavs/init_kinds.def"
+};
 
 /// The keyword of an initializer (`xavier`, ...).
 llvm::StringRef getInitKindName(InitKind kind);
 
-/// A parameter initializer with its arguments: Constant {value}, Uniform
-/// {low, high} with low < high, Normal {mean, stddev} with stddev > 0, none
-/// for the others. Xavier is only used on rank-2 parameters.
+/// How many numbers an initializer takes (`uniform(lo, hi)`: 2).
+unsigned getInitKindArgs(InitKind kind);
+
+/// A parameter initializer with its arguments: constant {value}, uniform
+/// {low, high} with low < high, normal {mean, stddev} with stddev > 0, none
+/// for the others. xavier is only used on rank-2 parameters.
 struct Initializer {
-  InitKind kind = InitKind::Zeros;
+  InitKind kind = InitKind::zeros;
   llvm::SmallVector<float, 2> args;
 };
 

@@ -72,18 +72,10 @@ private:
 
   static InitializerKind convert(checked::InitKind kind) {
     switch (kind) {
-    case checked::InitKind::Zeros:
-      return InitializerKind::zeros;
-    case checked::InitKind::Ones:
-      return InitializerKind::ones;
-    case checked::InitKind::Xavier:
-      return InitializerKind::xavier;
-    case checked::InitKind::Constant:
-      return InitializerKind::constant;
-    case checked::InitKind::Uniform:
-      return InitializerKind::uniform;
-    case checked::InitKind::Normal:
-      return InitializerKind::normal;
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  case checked::InitKind::keyword:                                             \
+    return InitializerKind::keyword;
+#include "cavs/init_kinds.def"
     }
     llvm_unreachable("unknown initializer kind");
   }
@@ -222,8 +214,8 @@ void Generator::emitInstruction(const checked::VertexFunction &function,
     op = builder.create<SplitOp>(loc, resultTypes, operand(0));
     break;
   case checked::OpKind::Slice:
-    op = builder.create<SliceOp>(loc, resultType, operand(0),
-                                 instruction.index);
+    op =
+        builder.create<SliceOp>(loc, resultType, operand(0), instruction.index);
     break;
   case checked::OpKind::Sum:
     op = builder.create<SumOp>(loc, operands);
@@ -242,7 +234,8 @@ void Generator::emitInstruction(const checked::VertexFunction &function,
     op = builder.create<SoftmaxCrossEntropyOp>(loc, operand(0), operand(1));
     break;
   }
-  for (auto [id, result] : llvm::zip_equal(instruction.results, op->getResults()))
+  for (auto [id, result] :
+       llvm::zip_equal(instruction.results, op->getResults()))
     values[id] = result;
 }
 

@@ -177,24 +177,11 @@ DeclPtr Parser::parseParam() {
 
   InitKind init;
   switch (tok.getKind()) {
-  case TokenKind::kw_zeros:
-    init = InitKind::Zeros;
+#define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
+  case TokenKind::kw_##keyword:                                                \
+    init = InitKind::keyword;                                                  \
     break;
-  case TokenKind::kw_ones:
-    init = InitKind::Ones;
-    break;
-  case TokenKind::kw_xavier:
-    init = InitKind::Xavier;
-    break;
-  case TokenKind::kw_constant:
-    init = InitKind::Constant;
-    break;
-  case TokenKind::kw_uniform:
-    init = InitKind::Uniform;
-    break;
-  case TokenKind::kw_normal:
-    init = InitKind::Normal;
-    break;
+#include "cavs/init_kinds.def"
   default:
     diag.error(tok.getLoc(), "expected initializer ('zeros', 'ones', "
                              "'xavier', 'constant', 'uniform' or 'normal')");

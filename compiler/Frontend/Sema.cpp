@@ -362,11 +362,7 @@ ModuleChecker::checkInitializer(const ParamDecl &decl, const Type &type) {
       init.args.push_back(cast<NumberExpr>(*arg).getFloatValue());
   }
 
-  size_t expected = 0;
-  if (init.kind == InitKind::Constant)
-    expected = 1;
-  else if (init.kind == InitKind::Uniform || init.kind == InitKind::Normal)
-    expected = 2;
+  size_t expected = getInitKindArgs(init.kind);
   if (init.args.size() != expected) {
     diag.error(loc, "'" + name + "' expects " +
                         (expected == 0 ? std::string("no")
@@ -375,17 +371,17 @@ ModuleChecker::checkInitializer(const ParamDecl &decl, const Type &type) {
                         ", got " + llvm::Twine(init.args.size()));
     return std::nullopt;
   }
-  if (init.kind == InitKind::Xavier && type.getRank() != 2) {
+  if (init.kind == InitKind::xavier && type.getRank() != 2) {
     diag.error(loc, "'xavier' needs a rank-2 parameter, got " + type.str());
     return std::nullopt;
   }
-  if (init.kind == InitKind::Uniform && !(init.args[0] < init.args[1])) {
+  if (init.kind == InitKind::uniform && !(init.args[0] < init.args[1])) {
     diag.error(loc, "'uniform' needs low < high, got " +
                         formatFloat(init.args[0]) + " and " +
                         formatFloat(init.args[1]));
     return std::nullopt;
   }
-  if (init.kind == InitKind::Normal && !(init.args[1] > 0)) {
+  if (init.kind == InitKind::normal && !(init.args[1] > 0)) {
     diag.error(loc, "'normal' needs a positive standard deviation, got " +
                         formatFloat(init.args[1]));
     return std::nullopt;

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CudaKernels.h"
-#include "compiler/Evaluator/ReferenceEvaluator.h"
 #include "dialects/CavsDialect.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

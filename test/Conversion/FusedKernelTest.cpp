@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/FusedKernels.h"
-#include "compiler/Evaluator/ReferenceEvaluator.h"
 #include "compiler/Target/ObjectEmitter.h"
 #include "compiler/Transforms/Passes.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -29,6 +29,21 @@ cavs.model @m {
 
 // -----
 
+// Every kind takes the number of arguments cavs/init_kinds.def gives it.
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op initializer 'constant' expects 1 arguments, got 2}}
+  cavs.param @p : tensor<3xf32> init constant(1.0, 2.0)
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op initializer 'xavier' expects 0 arguments, got 1}}
+  cavs.param @w : tensor<3x3xf32> init xavier(1.0)
+}
+
+// -----
+
 cavs.model @m {
   // expected-error @below {{'cavs.param' op uniform initializer expects lo < hi, got [1.000000e+00, 0.000000e+00]}}
   cavs.param @p : tensor<3xf32> init uniform(1.0, 0.0)

@@ -7,7 +7,7 @@
 
 #include "EvaluatorTestUtil.h"
 
-#include "compiler/Evaluator/GradientCheck.h"
+#include "test/lib/Evaluator/GradientCheck.h"
 
 using namespace cavs;
 using namespace cavs::test;

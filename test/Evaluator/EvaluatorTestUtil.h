@@ -8,7 +8,7 @@
 #ifndef CAVS_TEST_EVALUATOR_EVALUATORTESTUTIL_H
 #define CAVS_TEST_EVALUATOR_EVALUATORTESTUTIL_H
 
-#include "compiler/Evaluator/ReferenceEvaluator.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -8,8 +8,8 @@
 
 #include "EvaluatorTestUtil.h"
 
-#include "compiler/Evaluator/GradientCheck.h"
-#include "compiler/Evaluator/RandomGraph.h"
+#include "test/lib/Evaluator/GradientCheck.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 
 using namespace cavs;
 using namespace cavs::test;

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Evaluator/GradientCheck.h"
-#include "compiler/Evaluator/RandomGraph.h"
+#include "test/lib/Evaluator/GradientCheck.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
 #include "compiler/Frontend/Frontend.h"

@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Evaluator/GradientCheck.h"
-#include "compiler/Evaluator/RandomGraph.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "dialects/CavsDialect.h"
+#include "test/lib/Evaluator/GradientCheck.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"

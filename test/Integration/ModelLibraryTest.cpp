@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Config.h"
-#include "compiler/Evaluator/RandomGraph.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
 #include "test/support/LoadedModelLibrary.h"

@@ -9,7 +9,7 @@
 #ifndef CAVS_TEST_SUPPORT_EXAMPLEMODELS_H
 #define CAVS_TEST_SUPPORT_EXAMPLEMODELS_H
 
-#include "compiler/Evaluator/RandomGraph.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 
 #include <gtest/gtest.h>
 

@@ -46,23 +46,20 @@ CAVS_EXTERN_C_BEGIN
 #define CAVS_MAX_PARAM_ELEMENTS (INT64_C(1) << 56)
 #define CAVS_MAX_VERTEX_FLOATS INT32_MAX
 
-/// How a parameter is initialised; the values are those of the dialect's
-/// InitializerKind.
+/// How a parameter is initialised, one CAVS_INIT_<NAME> per entry of
+/// cavs/init_kinds.def (which the compiler reads too):
+/// - ZEROS: all elements 0.
+/// - ONES: all elements 1.
+/// - CONSTANT: all elements init_args[0].
+/// - UNIFORM: uniform in [init_args[0], init_args[1]), with lo < hi.
+/// - NORMAL: normal with mean init_args[0] and standard deviation
+///   init_args[1] > 0.
+/// - XAVIER: Glorot uniform: uniform in [-l, l),
+///   l = sqrt(6 / (fan_in + fan_out)), fan_out = rows, fan_in = columns; a
+///   vector of size n uses fan_in = fan_out = n.
 typedef enum cavs_init_kind {
-  /// All elements 0.
-  CAVS_INIT_ZEROS = 0,
-  /// All elements 1.
-  CAVS_INIT_ONES = 1,
-  /// All elements init_args[0].
-  CAVS_INIT_CONSTANT = 2,
-  /// Uniform in [init_args[0], init_args[1]), with lo < hi.
-  CAVS_INIT_UNIFORM = 3,
-  /// Normal with mean init_args[0] and standard deviation init_args[1] > 0.
-  CAVS_INIT_NORMAL = 4,
-  /// Glorot uniform: uniform in [-l, l), l = sqrt(6 / (fan_in + fan_out)),
-  /// fan_out = rows, fan_in = columns; a vector of size n uses
-  /// fan_in = fan_out = n.
-  CAVS_INIT_XAVIER = 5,
+#define CAVS_INIT_KIND(keyword, NAME, value, args) CAVS_INIT_##NAME = value,
+#include "cavs/init_kinds.def"
   /// Not a kind: makes the enum 32 bits wide.
   CAVS_INIT_FORCE_INT32 = 0x7fffffff,
 } cavs_init_kind;

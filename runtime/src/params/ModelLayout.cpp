@@ -25,7 +25,13 @@ int64_t roundUp(int64_t value, int64_t multiple) {
 }
 
 bool isValidKind(cavs_init_kind kind) {
-  return kind >= CAVS_INIT_ZEROS && kind <= CAVS_INIT_XAVIER;
+  switch (kind) {
+#define CAVS_INIT_KIND(keyword, NAME, value, args) case CAVS_INIT_##NAME:
+#include "cavs/init_kinds.def"
+    return true;
+  default:
+    return false;
+  }
 }
 
 /// Checks the numbers the initializer of parameter `name` uses.

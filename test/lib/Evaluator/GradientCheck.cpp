@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Evaluator/GradientCheck.h"
+#include "test/lib/Evaluator/GradientCheck.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

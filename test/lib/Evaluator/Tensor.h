@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAVS_COMPILER_EVALUATOR_TENSOR_H
-#define CAVS_COMPILER_EVALUATOR_TENSOR_H
+#ifndef CAVS_TEST_LIB_EVALUATOR_TENSOR_H
+#define CAVS_TEST_LIB_EVALUATOR_TENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -43,4 +43,4 @@ struct EvalTensor {
 
 } // namespace cavs
 
-#endif // CAVS_COMPILER_EVALUATOR_TENSOR_H
+#endif // CAVS_TEST_LIB_EVALUATOR_TENSOR_H

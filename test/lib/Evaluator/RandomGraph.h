@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAVS_COMPILER_EVALUATOR_RANDOMGRAPH_H
-#define CAVS_COMPILER_EVALUATOR_RANDOMGRAPH_H
+#ifndef CAVS_TEST_LIB_EVALUATOR_RANDOMGRAPH_H
+#define CAVS_TEST_LIB_EVALUATOR_RANDOMGRAPH_H
 
-#include "compiler/Evaluator/ReferenceEvaluator.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 namespace cavs {
 
@@ -52,4 +52,4 @@ llvm::StringMap<EvalTensor> randomParams(ModelOp model, uint64_t seed);
 
 } // namespace cavs
 
-#endif // CAVS_COMPILER_EVALUATOR_RANDOMGRAPH_H
+#endif // CAVS_TEST_LIB_EVALUATOR_RANDOMGRAPH_H

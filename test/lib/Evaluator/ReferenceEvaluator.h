@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAVS_COMPILER_EVALUATOR_REFERENCEEVALUATOR_H
-#define CAVS_COMPILER_EVALUATOR_REFERENCEEVALUATOR_H
+#ifndef CAVS_TEST_LIB_EVALUATOR_REFERENCEEVALUATOR_H
+#define CAVS_TEST_LIB_EVALUATOR_REFERENCEEVALUATOR_H
 
-#include "compiler/Evaluator/Tensor.h"
 #include "dialects/CavsOps.h"
+#include "test/lib/Evaluator/Tensor.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -92,4 +92,4 @@ mlir::FailureOr<EvalResult> evaluate(ModelOp model, const EvalGraph &graph,
 
 } // namespace cavs
 
-#endif // CAVS_COMPILER_EVALUATOR_REFERENCEEVALUATOR_H
+#endif // CAVS_TEST_LIB_EVALUATOR_REFERENCEEVALUATOR_H

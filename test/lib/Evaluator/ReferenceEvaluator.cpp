@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Evaluator/ReferenceEvaluator.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Evaluator/RandomGraph.h"
+#include "test/lib/Evaluator/RandomGraph.h"
 
 #include "mlir/IR/SymbolTable.h"
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAVS_COMPILER_EVALUATOR_GRADIENTCHECK_H
-#define CAVS_COMPILER_EVALUATOR_GRADIENTCHECK_H
+#ifndef CAVS_TEST_LIB_EVALUATOR_GRADIENTCHECK_H
+#define CAVS_TEST_LIB_EVALUATOR_GRADIENTCHECK_H
 
-#include "compiler/Evaluator/ReferenceEvaluator.h"
+#include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 #include <string>
 #include <vector>
@@ -66,4 +66,4 @@ checkGradients(ModelOp model, const EvalGraph &graph,
 
 } // namespace cavs
 
-#endif // CAVS_COMPILER_EVALUATOR_GRADIENTCHECK_H
+#endif // CAVS_TEST_LIB_EVALUATOR_GRADIENTCHECK_H
