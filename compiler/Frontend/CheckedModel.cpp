@@ -30,7 +30,7 @@ llvm::StringRef cavs::checked::getInitKindName(InitKind kind) {
   llvm_unreachable("unknown initializer kind");
 }
 
-unsigned cavs::getInitKindArgs(InitKind kind) {
+unsigned cavs::checked::getInitKindArgs(InitKind kind) {
   switch (kind) {
 #define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
   case InitKind::keyword:                                                      \
