@@ -1,9 +1,10 @@
-//===- ops.h - batched kernels called by the generated model code ---------===//
+//===- ops.h - the CPU kernels of the runtime ops -------------------------===//
 //
-// The ABI between cavsc-generated code and the runtime: the few CPU kernels
-// a vertex function's batched forward and backward code calls, described in
-// cavs/ops.def. It is not part of the user API (runtime.h does not include
-// it).
+// The batched ops a vertex function's forward and backward code runs,
+// described in cavs/ops.def, as CPU functions. Generated code reaches them
+// through the CPU's device op table (cavs/device_ops.h, cavs_call::device),
+// never by symbol; they are exported for tests and other callers. Not part
+// of the user API (runtime.h does not include it).
 //
 // Data layout shared by every op:
 // - a per-vertex value of a call is `rows` consecutive row-major rows: row r

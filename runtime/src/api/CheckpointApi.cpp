@@ -4,10 +4,10 @@
 // loadCheckpoint.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/checkpoint.h"
 #include "checkpoint/Checkpoint.h"
+#include "support/Guard.h"
 
 using namespace cavs::runtime;
 

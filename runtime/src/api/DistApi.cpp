@@ -1,15 +1,15 @@
 //===- DistApi.cpp - C ABI of the data-parallel trainer -------------------===//
 //
-// Thin adapters from cavs/dist.h onto dist/Trainer.h. The same file serves
-// builds with and without MPI: only createTrainer differs (it fails with
+// Thin adapters from cavs/dist.h onto distributed/Trainer.h. The same file
+// serves builds with and without MPI: only createTrainer differs (it fails with
 // CAVS_ERROR_UNSUPPORTED without MPI), so every entry point exists in both.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/dist.h"
-#include "dist/Trainer.h"
+#include "distributed/Trainer.h"
 #include "support/Excerpt.h"
+#include "support/Guard.h"
 
 #include <cmath>
 #include <cstdlib>

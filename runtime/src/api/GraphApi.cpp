@@ -4,9 +4,9 @@
 // checks, handle allocation and the guard() boundary; accessors are NULL-safe.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/graph.h"
+#include "support/Guard.h"
 
 #include <memory>
 

@@ -4,11 +4,10 @@
 // checked for NULL here, everything else there. Accessors are NULL-safe.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
-#include "api/ModelHandle.h"
 #include "cavs/instance.h"
 #include "support/Excerpt.h"
+#include "support/Guard.h"
 
 #include <charconv>
 #include <memory>

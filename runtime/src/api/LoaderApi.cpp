@@ -3,10 +3,10 @@
 // Thin adapters from cavs/loaders.h onto the loaders of graph/Loaders.h.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/loaders.h"
 #include "graph/Loaders.h"
+#include "support/Guard.h"
 
 #include <memory>
 

@@ -3,10 +3,10 @@
 // Thin adapters from cavs/optim.h onto Optimizer and the option helpers.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/optim.h"
 #include "optim/Options.h"
+#include "support/Guard.h"
 
 #include <memory>
 

@@ -4,9 +4,9 @@
 // are NULL- and range-safe.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/model.h"
+#include "support/Guard.h"
 
 #include <memory>
 

@@ -4,9 +4,9 @@
 // accessors are NULL-safe.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/schedule.h"
+#include "support/Guard.h"
 
 #include <memory>
 

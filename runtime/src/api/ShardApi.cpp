@@ -1,14 +1,14 @@
 //===- ShardApi.cpp - C ABI of the data-parallel work split ---------------===//
 //
-// Thin adapters from cavs/dist.h onto dist/Shard.h; built with and without
-// MPI, so applications can plan shards (and tests can check the split)
+// Thin adapters from cavs/dist.h onto distributed/Shard.h; built with and
+// without MPI, so applications can plan shards (and tests can check the split)
 // anywhere.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/dist.h"
-#include "dist/Shard.h"
+#include "distributed/Shard.h"
+#include "support/Guard.h"
 
 #include <algorithm>
 #include <memory>

@@ -1,26 +1,10 @@
 //===- StatusApi.cpp - status strings and the thread-local last error -----===//
 //
-// Implements cavs_status_string and cavs_last_error_message, and the storage
-// of the per-thread last error that guard() fills.
+// Implements cavs_status_string and cavs_last_error_message (the per-thread
+// last error that guard() fills, support/Guard.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
-
-namespace cavs::runtime {
-
-// One message per thread, so concurrent callers never see each other's
-// failures; it survives successful calls, like errno.
-static thread_local std::string lastError;
-
-void setLastError(std::string message) { lastError = std::move(message); }
-
-cavs_status reportStatus(Status status) {
-  if (!status.ok())
-    setLastError(status.message());
-  return status.code();
-}
-
-} // namespace cavs::runtime
+#include "support/Guard.h"
 
 extern "C" {
 
@@ -49,7 +33,7 @@ const char *cavs_status_string(cavs_status status) {
 }
 
 const char *cavs_last_error_message(void) {
-  return cavs::runtime::lastError.c_str();
+  return cavs::runtime::lastError().c_str();
 }
 
 } // extern "C"

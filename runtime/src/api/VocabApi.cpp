@@ -3,9 +3,9 @@
 // Thin adapters from cavs/vocab.h onto Vocab.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
 #include "api/Handles.h"
 #include "cavs/vocab.h"
+#include "support/Guard.h"
 
 #include <memory>
 

@@ -12,11 +12,15 @@
 #ifndef CAVS_RUNTIME_EXEC_INSTANCE_H
 #define CAVS_RUNTIME_EXEC_INSTANCE_H
 
-#include "api/Handles.h"
 #include "cavs/instance.h"
 #include "exec/Buffers.h"
 #include "exec/Definition.h"
+#include "graph/GraphBatch.h"
 #include "ops/CpuDeviceOps.h"
+#include "optim/Optimizer.h"
+#include "params/GradStore.h"
+#include "params/ParamStore.h"
+#include "schedule/Scheduler.h"
 
 #include <memory>
 #include <string>
@@ -250,5 +254,10 @@ private:
 };
 
 } // namespace cavs::runtime
+
+/// The opaque C handle: this object, which the C ABI (api/) unwraps.
+struct cavs_model {
+  cavs::runtime::ModelInstance impl;
+};
 
 #endif // CAVS_RUNTIME_EXEC_INSTANCE_H

@@ -1,14 +1,12 @@
 //===- Threads.cpp - the process-wide kernel thread count -----------------===//
 //
-// cavs_set_num_threads and cavs_num_threads, and the lazy default: a valid
-// $CAVS_NUM_THREADS (a positive decimal integer), else the number of cores.
+// The count behind cavs_set_num_threads and cavs_num_threads, and its lazy
+// default: a valid $CAVS_NUM_THREADS (a positive decimal integer), else the
+// number of cores.
 // The count is handed to OpenBLAS, which runs the matrix products.
 //
 //===----------------------------------------------------------------------===//
 #include "exec/Threads.h"
-
-#include "api/Guard.h"
-#include "cavs/instance.h"
 
 #include <cblas.h>
 
@@ -55,27 +53,19 @@ void initKernelThreads() {
   });
 }
 
-} // namespace cavs::runtime
-
-using namespace cavs::runtime;
-
-extern "C" {
-
-cavs_status cavs_set_num_threads(int32_t threads) {
-  return guard([&] {
-    if (threads < 1)
-      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "the number of threads must be at least 1, not {}",
-                       threads);
-    initKernelThreads();
-    applyThreads(threads);
-    return Status();
-  });
+Status setKernelThreads(int32_t threads) {
+  if (threads < 1)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "the number of threads must be at least 1, not {}",
+                     threads);
+  initKernelThreads();
+  applyThreads(threads);
+  return Status();
 }
 
-int32_t cavs_num_threads(void) {
+int32_t kernelThreads() {
   initKernelThreads();
   return currentThreads;
 }
 
-} // extern "C"
+} // namespace cavs::runtime

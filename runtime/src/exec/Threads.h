@@ -9,11 +9,20 @@
 #ifndef CAVS_RUNTIME_EXEC_THREADS_H
 #define CAVS_RUNTIME_EXEC_THREADS_H
 
+#include "support/Status.h"
+
+#include <cstdint>
+
 namespace cavs::runtime {
 
 /// Applies the default thread count to OpenBLAS, once per process (later
 /// calls do nothing); cavs_set_num_threads overrides it.
 void initKernelThreads();
+
+/// Sets the count (cavs_set_num_threads); at least 1.
+Status setKernelThreads(int32_t threads);
+/// The count (cavs_num_threads), after applying the default.
+int32_t kernelThreads();
 
 } // namespace cavs::runtime
 

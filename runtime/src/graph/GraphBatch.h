@@ -89,4 +89,12 @@ private:
 
 } // namespace cavs::runtime
 
+/// The opaque C handles: these objects, which the C ABI (api/) unwraps.
+struct cavs_graph_builder {
+  cavs::runtime::GraphBuilder impl;
+};
+struct cavs_graph_batch {
+  cavs::runtime::GraphBatch impl;
+};
+
 #endif // CAVS_RUNTIME_GRAPH_GRAPHBATCH_H

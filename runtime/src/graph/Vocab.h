@@ -66,4 +66,9 @@ private:
 
 } // namespace cavs::runtime
 
+/// The opaque C handle: this object, which the C ABI (api/) unwraps.
+struct cavs_vocab {
+  cavs::runtime::Vocab impl;
+};
+
 #endif // CAVS_RUNTIME_GRAPH_VOCAB_H

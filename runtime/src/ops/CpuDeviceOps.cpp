@@ -1,21 +1,21 @@
 //===- CpuDeviceOps.cpp - the CPU's device op table -----------------------===//
 //
-// Each entry of an op with a cavs/ops.h twin forwards to it (generated from
-// cavs/ops.def); the table-only entries take their CPU meaning here: the
-// loss is added into the call's host double, a constant array is used in
-// place, and there is no launch (CPU phase functions call their fused
-// kernels directly).
+// Each entry of an op with a cavs/ops.h form forwards to its CPU kernel
+// (ops/CpuOps.h; generated from cavs/ops.def); the table-only entries take
+// their CPU meaning here: the loss is added into the call's host double, a
+// constant array is used in place, and there is no launch (CPU phase functions
+// call their fused kernels directly).
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuDeviceOps.h"
 
-#include "cavs/ops.h"
+#include "ops/CpuOps.h"
 
 namespace cavs::runtime {
 
 namespace {
 
-/// The entry for cavs_op_<name>: the same call without the table.
+/// The entry for cpu::<name>: the same call without the table.
 template <auto Op, typename R, typename... A>
 R forward(cavs_device_ops *, A... arguments) {
   return Op(arguments...);
@@ -27,13 +27,11 @@ constexpr auto entryOf(R (*)(A...)) {
 
 cavs_device_ops makeTable() {
   cavs_device_ops ops{};
-#define CAVS_OP(name, ret, params)                                             \
-  ops.name = entryOf<&cavs_op_##name>(&cavs_op_##name);
+#define CAVS_OP(name, ret, params) ops.name = entryOf<&cpu::name>(&cpu::name);
 #include "cavs/ops.def"
   ops.loss_sum = [](cavs_device_ops *, int64_t rows, const float *src,
-                    int64_t ld, double *total) {
-    *total += cavs_op_loss_sum(rows, src, ld);
-  };
+                    int64_t ld,
+                    double *total) { *total += cpu::loss_sum(rows, src, ld); };
   ops.launch = nullptr;
   ops.constant = [](cavs_device_ops *, const float *values, int64_t) {
     return values;

@@ -1,22 +1,22 @@
 //===- Gemm.cpp - matrix products of the generated code -------------------===//
 //
-// cavs_op_gemm forwards to OpenBLAS's row-major cblas_sgemm. The degenerate
+// gemm forwards to OpenBLAS's row-major cblas_sgemm. The degenerate
 // shapes are handled here because BLAS rejects a leading dimension below 1
 // (which an empty call may legitimately pass) and, for k == 0, would still
 // read C when beta == 0.
 //
 //===----------------------------------------------------------------------===//
-#include "cavs/ops.h"
+#include "ops/CpuOps.h"
 
 #include <cblas.h>
 
 #include <algorithm>
 
-extern "C" {
+namespace cavs::runtime::cpu {
 
-void cavs_op_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
-                  float alpha, const float *a, int64_t lda, const float *b,
-                  int64_t ldb, float beta, float *c, int64_t ldc) {
+void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+          float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+          float beta, float *c, int64_t ldc) {
   if (m == 0 || n == 0)
     return;
   if (k == 0) {
@@ -38,4 +38,4 @@ void cavs_op_gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
               static_cast<blasint>(ldc));
 }
 
-} // extern "C"
+} // namespace cavs::runtime::cpu

@@ -4,19 +4,17 @@
 // data, so both directions range-check them first (ops/IndexCheck.h).
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
-#include "cavs/ops.h"
+#include "ops/CpuOps.h"
 #include "ops/IndexCheck.h"
+#include "support/Guard.h"
 
 #include <algorithm>
 
-using namespace cavs::runtime;
+namespace cavs::runtime::cpu {
 
-extern "C" {
-
-cavs_status cavs_op_lookup(int64_t rows, const int32_t *index, int64_t index_ld,
-                           const float *table, int64_t table_rows,
-                           int64_t width, float *dst, int64_t ld) {
+cavs_status lookup(int64_t rows, const int32_t *index, int64_t index_ld,
+                   const float *table, int64_t table_rows, int64_t width,
+                   float *dst, int64_t ld) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("lookup index", rows, index, index_ld, table_rows));
@@ -32,10 +30,9 @@ cavs_status cavs_op_lookup(int64_t rows, const int32_t *index, int64_t index_ld,
   });
 }
 
-cavs_status cavs_op_lookup_grad(int64_t rows, const int32_t *index,
-                                int64_t index_ld, const float *src, int64_t ld,
-                                float *table_grad, int64_t table_rows,
-                                int64_t width) {
+cavs_status lookup_grad(int64_t rows, const int32_t *index, int64_t index_ld,
+                        const float *src, int64_t ld, float *table_grad,
+                        int64_t table_rows, int64_t width) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("lookup index", rows, index, index_ld, table_rows));
@@ -53,4 +50,4 @@ cavs_status cavs_op_lookup_grad(int64_t rows, const int32_t *index,
   });
 }
 
-} // extern "C"
+} // namespace cavs::runtime::cpu

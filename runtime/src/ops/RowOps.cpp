@@ -6,16 +6,15 @@
 // vectorizes; none can fail.
 //
 //===----------------------------------------------------------------------===//
-#include "cavs/ops.h"
+#include "ops/CpuOps.h"
 
 #include <algorithm>
 #include <cstring>
 
-extern "C" {
+namespace cavs::runtime::cpu {
 
-void cavs_op_gather(int64_t rows, int64_t k, int64_t arity,
-                    const int32_t *children, const float *state, int64_t width,
-                    float *dst, int64_t ld) {
+void gather(int64_t rows, int64_t k, int64_t arity, const int32_t *children,
+            const float *state, int64_t width, float *dst, int64_t ld) {
   for (int64_t r = 0; r < rows; ++r) {
     int32_t child = children[r * arity + k];
     float *out = dst + r * ld;
@@ -26,14 +25,14 @@ void cavs_op_gather(int64_t rows, int64_t k, int64_t arity,
   }
 }
 
-void cavs_op_scatter(int64_t rows, const float *src, int64_t ld,
-                     float *state_rows_begin, int64_t width) {
-  cavs_op_copy_rows(rows, width, src, ld, state_rows_begin, width);
+void scatter(int64_t rows, const float *src, int64_t ld,
+             float *state_rows_begin, int64_t width) {
+  copy_rows(rows, width, src, ld, state_rows_begin, width);
 }
 
-void cavs_op_child_grad(int64_t rows, int64_t k, int64_t arity,
-                        const int32_t *children, const float *src, int64_t ld,
-                        float *state_grad, int64_t width) {
+void child_grad(int64_t rows, int64_t k, int64_t arity, const int32_t *children,
+                const float *src, int64_t ld, float *state_grad,
+                int64_t width) {
   // Strictly sequential over rows: rows sharing a child must all add into
   // the same state gradient row.
   for (int64_t r = 0; r < rows; ++r) {
@@ -47,8 +46,8 @@ void cavs_op_child_grad(int64_t rows, int64_t k, int64_t arity,
   }
 }
 
-void cavs_op_copy_rows(int64_t rows, int64_t width, const float *src,
-                       int64_t src_ld, float *dst, int64_t dst_ld) {
+void copy_rows(int64_t rows, int64_t width, const float *src, int64_t src_ld,
+               float *dst, int64_t dst_ld) {
   if (rows == 0 || width == 0)
     return;
   if (src_ld == width && dst_ld == width) {
@@ -60,13 +59,13 @@ void cavs_op_copy_rows(int64_t rows, int64_t width, const float *src,
     std::memcpy(dst + r * dst_ld, src + r * src_ld, sizeof(float) * width);
 }
 
-void cavs_op_zero_rows(int64_t rows, int64_t width, float *dst, int64_t ld) {
+void zero_rows(int64_t rows, int64_t width, float *dst, int64_t ld) {
   for (int64_t r = 0; r < rows; ++r)
     std::fill(dst + r * ld, dst + r * ld + width, 0.0f);
 }
 
-void cavs_op_column_sum(int64_t rows, int64_t width, const float *src,
-                        int64_t ld, float *dst) {
+void column_sum(int64_t rows, int64_t width, const float *src, int64_t ld,
+                float *dst) {
   // Row by row, so the inner loop runs along contiguous memory.
   for (int64_t r = 0; r < rows; ++r) {
     const float *in = src + r * ld;
@@ -75,7 +74,7 @@ void cavs_op_column_sum(int64_t rows, int64_t width, const float *src,
   }
 }
 
-double cavs_op_loss_sum(int64_t rows, const float *src, int64_t ld) {
+double loss_sum(int64_t rows, const float *src, int64_t ld) {
   // Double, because an epoch's loss adds up many thousands of terms.
   double sum = 0.0;
   for (int64_t r = 0; r < rows; ++r)
@@ -83,4 +82,4 @@ double cavs_op_loss_sum(int64_t rows, const float *src, int64_t ld) {
   return sum;
 }
 
-} // extern "C"
+} // namespace cavs::runtime::cpu

@@ -7,10 +7,10 @@
 // would underflow to log(0).
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
-#include "cavs/ops.h"
+#include "ops/CpuOps.h"
 #include "ops/FastExp.h"
 #include "ops/IndexCheck.h"
+#include "support/Guard.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,10 +66,10 @@ float shiftedExp(const float *row, int64_t width, float shift, float *out) {
 
 } // namespace
 
-extern "C" {
+namespace cavs::runtime::cpu {
 
-void cavs_op_softmax(int64_t rows, int64_t width, const float *src, int64_t ld,
-                     float *dst, int64_t dst_ld) {
+void softmax(int64_t rows, int64_t width, const float *src, int64_t ld,
+             float *dst, int64_t dst_ld) {
   if (width == 0)
     return;
   for (int64_t r = 0; r < rows; ++r) {
@@ -82,11 +82,10 @@ void cavs_op_softmax(int64_t rows, int64_t width, const float *src, int64_t ld,
   }
 }
 
-cavs_status cavs_op_softmax_cross_entropy(int64_t rows, int64_t width,
-                                          const float *logits, int64_t ld,
-                                          const int32_t *labels,
-                                          int64_t labels_ld, float *dst,
-                                          int64_t dst_ld) {
+cavs_status softmax_cross_entropy(int64_t rows, int64_t width,
+                                  const float *logits, int64_t ld,
+                                  const int32_t *labels, int64_t labels_ld,
+                                  float *dst, int64_t dst_ld) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("cross-entropy label", rows, labels, labels_ld, width));
@@ -105,10 +104,11 @@ cavs_status cavs_op_softmax_cross_entropy(int64_t rows, int64_t width,
   });
 }
 
-cavs_status cavs_op_softmax_cross_entropy_grad(
-    int64_t rows, int64_t width, const float *logits, int64_t ld,
-    const int32_t *labels, int64_t labels_ld, const float *grad,
-    int64_t grad_ld, float *dst, int64_t dst_ld) {
+cavs_status softmax_cross_entropy_grad(int64_t rows, int64_t width,
+                                       const float *logits, int64_t ld,
+                                       const int32_t *labels, int64_t labels_ld,
+                                       const float *grad, int64_t grad_ld,
+                                       float *dst, int64_t dst_ld) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("cross-entropy label", rows, labels, labels_ld, width));
@@ -130,4 +130,4 @@ cavs_status cavs_op_softmax_cross_entropy_grad(
   });
 }
 
-} // extern "C"
+} // namespace cavs::runtime::cpu

@@ -6,19 +6,17 @@
 // the table rows a lookup's backward pass wrote in the gradient store.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Guard.h"
-#include "api/Handles.h"
-#include "cavs/ops.h"
+#include "ops/CpuOps.h"
+#include "params/GradStore.h"
+#include "support/Guard.h"
 
 #include <algorithm>
 #include <vector>
 
-using namespace cavs::runtime;
+namespace cavs::runtime::cpu {
 
-extern "C" {
-
-void cavs_op_gather_rows(int64_t rows, const int32_t *index, const float *src,
-                         int64_t width, float *dst, int64_t ld) {
+void gather_rows(int64_t rows, const int32_t *index, const float *src,
+                 int64_t width, float *dst, int64_t ld) {
   for (int64_t r = 0; r < rows; ++r) {
     float *out = dst + r * ld;
     if (src)
@@ -28,9 +26,8 @@ void cavs_op_gather_rows(int64_t rows, const int32_t *index, const float *src,
   }
 }
 
-void cavs_op_scatter_rows(int64_t rows, const int32_t *index, const float *src,
-                          int64_t ld, float *dst, int64_t width,
-                          int32_t accumulate) {
+void scatter_rows(int64_t rows, const int32_t *index, const float *src,
+                  int64_t ld, float *dst, int64_t width, int32_t accumulate) {
   if (!dst)
     return;
   // Sequential, so repeated ids accumulate in row order.
@@ -45,9 +42,8 @@ void cavs_op_scatter_rows(int64_t rows, const int32_t *index, const float *src,
   }
 }
 
-cavs_status cavs_op_mark_rows(cavs_grad_store *grads, int32_t param,
-                              int64_t rows, const int32_t *index,
-                              int64_t index_ld) {
+cavs_status mark_rows(cavs_grad_store *grads, int32_t param, int64_t rows,
+                      const int32_t *index, int64_t index_ld) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(requireNonNull(grads, "grads"));
     std::vector<int32_t> marked;
@@ -60,4 +56,4 @@ cavs_status cavs_op_mark_rows(cavs_grad_store *grads, int32_t param,
   });
 }
 
-} // extern "C"
+} // namespace cavs::runtime::cpu

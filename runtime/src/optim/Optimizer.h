@@ -51,4 +51,9 @@ private:
 
 } // namespace cavs::runtime
 
+/// The opaque C handle: this object, which the C ABI (api/) unwraps.
+struct cavs_optimizer {
+  cavs::runtime::Optimizer impl;
+};
+
 #endif // CAVS_RUNTIME_OPTIM_OPTIMIZER_H

@@ -70,4 +70,9 @@ private:
 
 } // namespace cavs::runtime
 
+/// The opaque C handle: this object, which the C ABI (api/) unwraps.
+struct cavs_grad_store {
+  cavs::runtime::GradStore impl;
+};
+
 #endif // CAVS_RUNTIME_PARAMS_GRADSTORE_H

@@ -45,4 +45,9 @@ private:
 
 } // namespace cavs::runtime
 
+/// The opaque C handle: this object, which the C ABI (api/) unwraps.
+struct cavs_param_store {
+  cavs::runtime::ParamStore impl;
+};
+
 #endif // CAVS_RUNTIME_PARAMS_PARAMSTORE_H

@@ -46,4 +46,9 @@ Schedule buildSchedule(const GraphBatch &batch,
 
 } // namespace cavs::runtime
 
+/// The opaque C handle: this object, which the C ABI (api/) unwraps.
+struct cavs_schedule {
+  cavs::runtime::Schedule impl;
+};
+
 #endif // CAVS_RUNTIME_SCHEDULE_SCHEDULER_H

@@ -7,7 +7,7 @@
 // MPI may be finalized depends on whether a collective failed.
 //
 //===----------------------------------------------------------------------===//
-#include "dist/MpiComm.h"
+#include "distributed/MpiComm.h"
 
 #include <algorithm>
 #include <atomic>
@@ -178,8 +178,8 @@ Status Communicator::postBroadcast(void *data, int64_t bytes, int root) {
     MPI_Request request = MPI_REQUEST_NULL;
     const int count = static_cast<int>(std::min(piece, bytes - done));
     CAVS_RETURN_IF_ERROR(
-        post(MPI_Ibcast(static_cast<char *>(data) + done, count, MPI_BYTE,
-                        root, comm_, &request),
+        post(MPI_Ibcast(static_cast<char *>(data) + done, count, MPI_BYTE, root,
+                        comm_, &request),
              request, "posting a broadcast"));
   }
   return Status();
@@ -205,9 +205,8 @@ Status Communicator::wait(std::string_view what) {
                          std::chrono::duration<double>(timeoutSeconds_));
   for (int polls = 0;; ++polls) {
     int done = 0;
-    const int code =
-        MPI_Testall(static_cast<int>(pending_.size()), pending_.data(), &done,
-                    MPI_STATUSES_IGNORE);
+    const int code = MPI_Testall(static_cast<int>(pending_.size()),
+                                 pending_.data(), &done, MPI_STATUSES_IGNORE);
     if (code != MPI_SUCCESS)
       return mpiError(code, what);
     if (done) {

@@ -5,10 +5,10 @@
 // the trainer is created.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_DIST_REPLICA_H
-#define CAVS_RUNTIME_DIST_REPLICA_H
+#ifndef CAVS_RUNTIME_DISTRIBUTED_REPLICA_H
+#define CAVS_RUNTIME_DISTRIBUTED_REPLICA_H
 
-#include "dist/MpiComm.h"
+#include "distributed/MpiComm.h"
 #include "optim/Optimizer.h"
 #include "params/ParamStore.h"
 
@@ -27,4 +27,4 @@ Status broadcastReplica(Communicator &comm, ParamStore &params,
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_DIST_REPLICA_H
+#endif // CAVS_RUNTIME_DISTRIBUTED_REPLICA_H

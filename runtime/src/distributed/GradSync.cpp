@@ -8,7 +8,7 @@
 // are exact.
 //
 //===----------------------------------------------------------------------===//
-#include "dist/GradSync.h"
+#include "distributed/GradSync.h"
 
 #include <algorithm>
 #include <cstring>
@@ -149,9 +149,9 @@ Status GradSync::gatherRows(Communicator &comm, const GradStore &grads) {
 
   for (size_t t = 0; t < numTables; ++t) {
     std::vector<int32_t> &rows = unions_[t];
-    rows.assign(gathered[t].begin(),
-                gathered[t].begin() + displs[t][ranks - 1] +
-                    rankCounts[t][ranks - 1]);
+    rows.assign(gathered[t].begin(), gathered[t].begin() +
+                                         displs[t][ranks - 1] +
+                                         rankCounts[t][ranks - 1]);
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
   }
@@ -198,8 +198,8 @@ Status GradSync::sumTables(Communicator &comm, GradStore &grads) {
     // Every rank now holds gradient in the union's rows: mark them all, so
     // zeroing clears them and the optimizer updates the same rows on every
     // rank (one process would have touched exactly this union).
-    CAVS_RETURN_IF_ERROR(grads.markRows(table.param, rows.data(),
-                                        int64_t(rows.size())));
+    CAVS_RETURN_IF_ERROR(
+        grads.markRows(table.param, rows.data(), int64_t(rows.size())));
   }
   return Status();
 }

@@ -8,8 +8,8 @@
 // MPI traffic cannot mix with the trainer's.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_DIST_MPICOMM_H
-#define CAVS_RUNTIME_DIST_MPICOMM_H
+#ifndef CAVS_RUNTIME_DISTRIBUTED_MPICOMM_H
+#define CAVS_RUNTIME_DISTRIBUTED_MPICOMM_H
 
 #include "support/Status.h"
 
@@ -91,4 +91,4 @@ private:
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_DIST_MPICOMM_H
+#endif // CAVS_RUNTIME_DISTRIBUTED_MPICOMM_H

@@ -6,8 +6,8 @@
 // CAVS_ERROR_UNSUPPORTED. No MPI type appears here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_DIST_TRAINER_H
-#define CAVS_RUNTIME_DIST_TRAINER_H
+#ifndef CAVS_RUNTIME_DISTRIBUTED_TRAINER_H
+#define CAVS_RUNTIME_DISTRIBUTED_TRAINER_H
 
 #include "cavs/dist.h"
 #include "graph/GraphBatch.h"
@@ -53,4 +53,4 @@ void finalizeJob();
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_DIST_TRAINER_H
+#endif // CAVS_RUNTIME_DISTRIBUTED_TRAINER_H

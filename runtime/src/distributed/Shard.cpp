@@ -5,7 +5,7 @@
 // is linear and keeps the extraction simple).
 //
 //===----------------------------------------------------------------------===//
-#include "dist/Shard.h"
+#include "distributed/Shard.h"
 
 #include "cavs/graph.h"
 
@@ -57,14 +57,14 @@ Status assignSamples(const int32_t *sampleVertices, int32_t numSamples,
 Status samplesOfRank(const GraphBatch &batch, int32_t numRanks, int32_t rank,
                      std::vector<int32_t> &samples) {
   if (rank < 0 || rank >= numRanks)
-    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "rank {} is outside [0, {})", rank, numRanks);
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT, "rank {} is outside [0, {})",
+                     rank, numRanks);
   std::vector<int32_t> sizes(batch.numSamples());
   for (int32_t s = 0; s < batch.numSamples(); ++s)
     sizes[s] = batch.sampleOffsets[s + 1] - batch.sampleOffsets[s];
   std::vector<int32_t> rankOfSample;
-  CAVS_RETURN_IF_ERROR(assignSamples(sizes.data(), batch.numSamples(),
-                                     numRanks, rankOfSample));
+  CAVS_RETURN_IF_ERROR(
+      assignSamples(sizes.data(), batch.numSamples(), numRanks, rankOfSample));
   samples.clear();
   for (int32_t s = 0; s < batch.numSamples(); ++s)
     if (rankOfSample[s] == rank)
@@ -105,8 +105,7 @@ Status extractSamples(const GraphBatch &batch,
     for (size_t a = 0; a < attributes.size(); ++a)
       attributes[a] = batch.attributes[a].values.data() + first;
     CAVS_RETURN_IF_ERROR(builder.addSample(
-        count, batch.types.data() + first,
-        maxArity ? children.data() : nullptr,
+        count, batch.types.data() + first, maxArity ? children.data() : nullptr,
         attributes.empty() ? nullptr : attributes.data()));
   }
   return builder.finalize(out);

@@ -1,9 +1,9 @@
 //===- MpiTrainer.cpp - one data-parallel training step over MPI ----------===//
 //
-// A step: this rank's shard (dist/Shard.h), forward and backward through
+// A step: this rank's shard (distributed/Shard.h), forward and backward through
 // the model instance, whose gradient listener (this trainer) starts the sum
 // of each dense bucket as soon as the backward pass has finished it
-// (dist/GradSync.h), on the host over MPI or on the GPUs with NCCL; one
+// (distributed/GradSync.h), on the host over MPI or on the GPUs with NCCL; one
 // all-gather in which the ranks agree that they saw the same global batch
 // and that nobody failed (so a bad label on one rank fails the step
 // everywhere, before any update, instead of leaving the others waiting);
@@ -11,14 +11,13 @@
 // identically.
 //
 //===----------------------------------------------------------------------===//
-#include "api/Handles.h"
-#include "api/ModelHandle.h"
 #include "cavs/checkpoint.h"
-#include "dist/GradSync.h"
-#include "dist/MpiComm.h"
-#include "dist/Replica.h"
-#include "dist/Shard.h"
-#include "dist/Trainer.h"
+#include "distributed/GradSync.h"
+#include "distributed/MpiComm.h"
+#include "distributed/Replica.h"
+#include "distributed/Shard.h"
+#include "distributed/Trainer.h"
+#include "exec/Instance.h"
 #include "exec/Stopwatch.h"
 
 #include <cstdlib>
@@ -78,9 +77,9 @@ public:
     CAVS_RETURN_IF_ERROR(Communicator::create(options.timeout_seconds, comm_));
     ModelInstance &instance = model_->impl;
     GradStore &grads = cavs_model_grads(model_)->impl;
-    sync_ = std::make_unique<GradSync>(grads, instance.definition().train,
-                                       options.bucket_bytes,
-                                       options.sparse_mode);
+    sync_ =
+        std::make_unique<GradSync>(grads, instance.definition().train,
+                                   options.bucket_bytes, options.sparse_mode);
     int32_t tables = 0;
     for (int32_t p = 0; p < grads.layout().numParams(); ++p)
       tables += grads.tracksRows(p) ? 1 : 0;
@@ -127,7 +126,7 @@ public:
     // Every rank posts every bucket, also when its pass failed or did not
     // run: the collectives must match across the ranks.
     GradStore &grads = cavs_model_grads(model_)->impl;
-    float *rest = passGrads_ ? passGrads_
+    float *rest = passGrads_    ? passGrads_
                   : deviceSums_ ? model_->impl.gradientsWithoutPass()
                                 : grads.data();
     Status posted = sync_->postRest(rest, postSum_);
@@ -174,8 +173,8 @@ public:
   Status save(const char *path) override {
     Status saved;
     if (rank() == 0)
-      saved = fromC(cavs_checkpoint_save(path, cavs_model_params(model_),
-                                         optimizer_));
+      saved = fromC(
+          cavs_checkpoint_save(path, cavs_model_params(model_), optimizer_));
     int32_t code = saved.code();
     CAVS_RETURN_IF_ERROR(comm_->postBroadcast(&code, sizeof(code), 0));
     CAVS_RETURN_IF_ERROR(comm_->wait("sharing the checkpoint's status"));
@@ -211,14 +210,13 @@ private:
     else
       local = device->collectiveGroupId(rank() == 0 ? &id : nullptr);
     if (local.ok() && id.size() > sizeof(mine.id))
-      local = makeError(CAVS_ERROR_INTERNAL, "a group id of {} bytes",
-                        id.size());
+      local =
+          makeError(CAVS_ERROR_INTERNAL, "a group id of {} bytes", id.size());
     mine.able = local.ok() ? 1 : 0;
     mine.idBytes = static_cast<int32_t>(local.ok() ? id.size() : 0);
     std::copy(id.begin(), id.begin() + mine.idBytes, mine.id);
     std::vector<DeviceSumsOffer> all(size());
-    CAVS_RETURN_IF_ERROR(
-        comm_->postAllgather(&mine, sizeof(mine), all.data()));
+    CAVS_RETURN_IF_ERROR(comm_->postAllgather(&mine, sizeof(mine), all.data()));
     CAVS_RETURN_IF_ERROR(comm_->wait("choosing where to sum gradients"));
     for (int r = 0; r < size(); ++r) {
       if (all[r].able)
@@ -258,8 +256,7 @@ private:
   Status computeShard(const GraphBatch &globalBatch, Report &mine,
                       cavs_dist_stats &stats) {
     std::vector<int32_t> samples;
-    CAVS_RETURN_IF_ERROR(
-        samplesOfRank(globalBatch, size(), rank(), samples));
+    CAVS_RETURN_IF_ERROR(samplesOfRank(globalBatch, size(), rank(), samples));
     stats.local_samples = static_cast<int32_t>(samples.size());
     if (samples.empty())
       return Status();
@@ -268,8 +265,8 @@ private:
     CAVS_RETURN_IF_ERROR(extractSamples(globalBatch, samples, shard_->impl));
     stats.local_vertices = shard_->impl.numVertices();
     mine.vertices = stats.local_vertices;
-    CAVS_RETURN_IF_ERROR(fromC(cavs_model_forward(
-        model_, shard_.get(), CAVS_MODE_TRAIN, &mine.loss)));
+    CAVS_RETURN_IF_ERROR(fromC(
+        cavs_model_forward(model_, shard_.get(), CAVS_MODE_TRAIN, &mine.loss)));
     return fromC(cavs_model_backward(model_));
   }
 
@@ -278,8 +275,8 @@ private:
   /// double on every rank).
   Status agree(const Report &mine, Status local, double &loss) {
     std::vector<Report> all(size());
-    CAVS_RETURN_IF_ERROR(comm_->postAllgather(&mine, sizeof(Report),
-                                              all.data()));
+    CAVS_RETURN_IF_ERROR(
+        comm_->postAllgather(&mine, sizeof(Report), all.data()));
     CAVS_RETURN_IF_ERROR(comm_->wait("exchanging the step's losses"));
     Status failure;
     for (int r = 0; r < size() && failure.ok(); ++r) {
@@ -290,8 +287,9 @@ private:
                                   "distributed training: rank {} failed this "
                                   "step ({}; see its message); no parameter "
                                   "changed",
-                                  r, cavs_status_string(static_cast<cavs_status>(
-                                         all[r].status)));
+                                  r,
+                                  cavs_status_string(
+                                      static_cast<cavs_status>(all[r].status)));
       else if (all[r].fingerprint != all[0].fingerprint)
         failure = makeError(CAVS_ERROR_INVALID_ARGUMENT,
                             "distributed training: rank {} stepped over "

@@ -5,7 +5,7 @@
 // call can be reached without a trainer.
 //
 //===----------------------------------------------------------------------===//
-#include "dist/Trainer.h"
+#include "distributed/Trainer.h"
 
 #include <cstdlib>
 

@@ -7,7 +7,7 @@
 // different checkpoints, still start identical.
 //
 //===----------------------------------------------------------------------===//
-#include "dist/Replica.h"
+#include "distributed/Replica.h"
 
 #include <cstring>
 #include <vector>
@@ -37,8 +37,7 @@ Status checkSameReplica(Communicator &comm, const ParamStore &params,
   mine.numTables = numTables;
   mine.numSlots = static_cast<int32_t>(optimizer.slots().size());
   std::vector<Identity> all(comm.size());
-  CAVS_RETURN_IF_ERROR(
-      comm.postAllgather(&mine, sizeof(Identity), all.data()));
+  CAVS_RETURN_IF_ERROR(comm.postAllgather(&mine, sizeof(Identity), all.data()));
   CAVS_RETURN_IF_ERROR(comm.wait("comparing the ranks' models"));
   for (int r = 1; r < comm.size(); ++r) {
     const Identity &a = all[0], &b = all[r];

@@ -8,8 +8,8 @@
 // twice the work of another.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_DIST_SHARD_H
-#define CAVS_RUNTIME_DIST_SHARD_H
+#ifndef CAVS_RUNTIME_DISTRIBUTED_SHARD_H
+#define CAVS_RUNTIME_DISTRIBUTED_SHARD_H
 
 #include "graph/GraphBatch.h"
 #include "support/Status.h"
@@ -39,4 +39,4 @@ Status samplesOfRank(const GraphBatch &batch, int32_t numRanks, int32_t rank,
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_DIST_SHARD_H
+#endif // CAVS_RUNTIME_DISTRIBUTED_SHARD_H

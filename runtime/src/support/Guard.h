@@ -1,13 +1,14 @@
-//===- Guard.h - the exception and error boundary of the C ABI ------------===//
+//===- Guard.h - the exception and error boundary of C entry points -------===//
 //
-// Every C ABI entry point runs its body through guard(), which records the
-// message of a failed Status as the thread's last error and converts escaping
-// C++ exceptions (allocation failures, bugs) into status codes, so nothing is
-// ever thrown across the C boundary.
+// Every function C code calls (the C ABI in api/, the CPU's op table that
+// generated code calls) runs its body through guard(), which records the
+// message of a failed Status as the thread's last error and converts
+// escaping C++ exceptions (allocation failures, bugs) into status codes, so
+// nothing is ever thrown across a C boundary.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_API_GUARD_H
-#define CAVS_RUNTIME_API_GUARD_H
+#ifndef CAVS_RUNTIME_SUPPORT_GUARD_H
+#define CAVS_RUNTIME_SUPPORT_GUARD_H
 
 #include "support/Status.h"
 
@@ -18,6 +19,8 @@ namespace cavs::runtime {
 
 /// Records `message` as the calling thread's last error message.
 void setLastError(std::string message);
+/// The calling thread's last error message (cavs_last_error_message).
+const std::string &lastError();
 
 /// Returns `status`'s code, recording its message first when it failed.
 cavs_status reportStatus(Status status);
@@ -48,4 +51,4 @@ inline Status requireNonNull(const void *pointer, const char *what) {
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_API_GUARD_H
+#endif // CAVS_RUNTIME_SUPPORT_GUARD_H

@@ -17,12 +17,12 @@
 // update the same rows everywhere.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_DIST_GRADSYNC_H
-#define CAVS_RUNTIME_DIST_GRADSYNC_H
+#ifndef CAVS_RUNTIME_DISTRIBUTED_GRADSYNC_H
+#define CAVS_RUNTIME_DISTRIBUTED_GRADSYNC_H
 
 #include "cavs/dist.h"
 #include "cavs/program.h"
-#include "dist/MpiComm.h"
+#include "distributed/MpiComm.h"
 #include "params/GradStore.h"
 
 #include <functional>
@@ -102,4 +102,4 @@ private:
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_DIST_GRADSYNC_H
+#endif // CAVS_RUNTIME_DISTRIBUTED_GRADSYNC_H
