@@ -37,6 +37,8 @@ using abi::RuntimeOp;
 inline constexpr std::array<llvm::StringLiteral, 6> kPhaseNames = {
     "forward_eager",  "forward_body",  "forward_lazy",
     "backward_eager", "backward_body", "backward_lazy"};
+static_assert(kPhaseNames.size() == CAVS_NUM_PHASES,
+              "one name per cavs_phase of the runtime");
 
 /// The symbol of a phase function: `<prefix>_<vertex>_<phase>`.
 std::string phaseFunctionName(llvm::StringRef prefix, VertexOp vertex,
