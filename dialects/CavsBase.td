@@ -19,9 +19,9 @@ def Cavs_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
-    /// The attribute cavs-classify puts on each op of F and ∂F; verified:
-    /// once one op of a vertex function has it, every op that runs per vertex
-    /// does. cavs-outline-phases turns it into cavs.phase ops.
+    /// The attribute cavs-classify puts on each op of F and ∂F (verified: a
+    /// #cavs.batching, only there). cavs-outline-phases turns it into
+    /// cavs.phase ops and refuses an op without one.
     static constexpr ::llvm::StringLiteral kBatchingAttrName = "cavs.batching";
     /// cavs-plan-memory: the slots of an op's results (an array of
     /// #cavs.slot, one per result) ...

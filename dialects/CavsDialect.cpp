@@ -31,17 +31,58 @@ void CavsDialect::initialize() {
       >();
 }
 
-Operation *CavsDialect::materializeConstant(OpBuilder &builder,
-                                            Attribute value, Type type,
-                                            Location loc) {
+Operation *CavsDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
   auto elements = dyn_cast<DenseElementsAttr>(value);
   if (!elements || elements.getType() != type)
     return nullptr;
   return builder.create<ConstantOp>(loc, elements);
 }
 
+/// The memory plan's attributes: a lowering trusts them to address memory.
+static LogicalResult verifyPlanAttribute(Operation *op,
+                                         NamedAttribute attribute) {
+  StringRef name = attribute.getName();
+  if (name == CavsDialect::kArenaWidthAttrName ||
+      name == CavsDialect::kScratchWidthAttrName) {
+    auto width = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!isa<VertexOp>(op) || !width || width.getInt() < 0)
+      return op->emitOpError("expects '")
+             << name << "' to be a non-negative integer on a cavs.vertex";
+    return success();
+  }
+  auto slots = dyn_cast<ArrayAttr>(attribute.getValue());
+  if (!slots || slots.size() != op->getNumResults())
+    return op->emitOpError("expects '")
+           << name << "' to list one #cavs.slot per result";
+  auto vertex = op->getParentOfType<VertexOp>();
+  for (auto [slotAttr, result] : llvm::zip(slots, op->getResults())) {
+    auto slot = dyn_cast<SlotAttr>(slotAttr);
+    if (!slot || slot.getOffset() < 0 ||
+        slot.getSize() != valueWidth(result.getType()))
+      return op->emitOpError("expects a #cavs.slot of ")
+             << valueWidth(result.getType())
+             << " columns at a non-negative offset for each result, got "
+             << slotAttr;
+    StringRef widthName = slot.getSpace() == SlotSpace::arena
+                              ? CavsDialect::kArenaWidthAttrName
+                              : CavsDialect::kScratchWidthAttrName;
+    auto width =
+        vertex ? vertex->getAttrOfType<IntegerAttr>(widthName) : nullptr;
+    if (width && slot.getOffset() + slot.getSize() > width.getInt())
+      return op->emitOpError("has a slot ")
+             << slot << " past the " << width.getInt() << " columns of its "
+             << stringifySlotSpace(slot.getSpace());
+  }
+  return success();
+}
+
 LogicalResult CavsDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
+  if (attribute.getName() == kSlotsAttrName ||
+      attribute.getName() == kArenaWidthAttrName ||
+      attribute.getName() == kScratchWidthAttrName)
+    return verifyPlanAttribute(op, attribute);
   if (attribute.getName() != kBatchingAttrName)
     return success();
   if (!isa<BatchingKindAttr>(attribute.getValue()))
@@ -51,29 +92,5 @@ LogicalResult CavsDialect::verifyOperationAttribute(Operation *op,
   if (!isa_and_nonnull<VertexOp, BackwardOp>(op->getParentOp()))
     return op->emitOpError("may not carry '")
            << kBatchingAttrName << "': only ops of F and ∂F have a class";
-  // Classification is all or nothing: a lowering must never guess a class.
-  Block *block = op->getBlock();
-  auto vertex = op->getParentOfType<VertexOp>();
-  auto unclassified = [&](Block &ops) -> Operation * {
-    for (Operation &other : ops)
-      if (isBatchedOp(&other) && !other.hasAttr(kBatchingAttrName))
-        return &other;
-    return nullptr;
-  };
-  // Checked once per block, at its first classified op.
-  for (Operation &other : *block) {
-    if (&other != op && other.hasAttr(kBatchingAttrName))
-      return success();
-    if (&other == op)
-      break;
-  }
-  SmallVector<Block *, 2> blocks = {&vertex.getBody().front()};
-  if (BackwardOp backward = vertex.getBackward())
-    blocks.push_back(&backward.getBody().front());
-  for (Block *ops : blocks)
-    if (Operation *other = unclassified(*ops))
-      return other->emitOpError("has no '")
-             << kBatchingAttrName << "' while other ops of vertex function '"
-             << vertex.getSymName() << "' have one";
   return success();
 }

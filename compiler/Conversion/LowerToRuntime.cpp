@@ -119,7 +119,8 @@ struct LowerToRuntimePass
         symbolPrefix.empty() ? model.getSymName().str() : symbolPrefix;
     ParamOrder order = ParamOrder::compute(model);
     for (auto vertex : model.getBody().getOps<VertexOp>()) {
-      if (!vertex->hasAttr(CavsDialect::kArenaWidthAttrName))
+      if (!vertex->hasAttr(CavsDialect::kArenaWidthAttrName) ||
+          !vertex->hasAttr(CavsDialect::kScratchWidthAttrName))
         return vertex.emitOpError(
             "has no memory plan; run cavs-plan-memory first");
       PhaseLowering lowering(getOperation(), vertex, order, target, prefix);

@@ -1,5 +1,6 @@
 // The phases of a vertex function are verified: their order, what goes in
-// and out of them, and the batching classes they come from.
+// and out of them, the batching classes they come from, and the memory plan
+// the lowering addresses memory with.
 // RUN: cavs-opt %s -split-input-file -verify-diagnostics
 
 cavs.model @m {
@@ -66,18 +67,6 @@ cavs.model @m {
 
 // -----
 
-// A vertex function's ops are classified all or none: no lowering guesses
-// a class.
-cavs.model @m {
-  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
-    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
-    // expected-error @below {{'cavs.tanh' op has no 'cavs.batching' while other ops of vertex function 'v' have one}}
-    %t = cavs.tanh %x : tensor<2xf32>
-  }
-}
-
-// -----
-
 cavs.model @m {
   cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
     // expected-error @below {{'cavs.pull' op expects 'cavs.batching' to be a #cavs.batching, got "eager"}}
@@ -96,5 +85,41 @@ cavs.model @m {
       %t = cavs.tanh %a {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
       cavs.yield %t : tensor<2xf32>
     }
+  }
+}
+
+// -----
+
+// The memory plan's attributes address memory once lowered: they must fit.
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} attributes {cavs.arena_floats = 2 : i64, cavs.scratch_floats = 0 : i64} {
+    // expected-error @below {{'cavs.pull' op has a slot #cavs.slot<arena, 1, 2> past the 2 columns of its arena}}
+    %x = cavs.pull "x" {cavs.slots = [#cavs.slot<arena, 1, 2>]} : tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    // expected-error @below {{'cavs.pull' op expects a #cavs.slot of 2 columns at a non-negative offset for each result, got #cavs.slot<arena, 0, 3>}}
+    %x = cavs.pull "x" {cavs.slots = [#cavs.slot<arena, 0, 3>]} : tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    // expected-error @below {{'cavs.pull' op expects 'cavs.slots' to list one #cavs.slot per result}}
+    %x = cavs.pull "x" {cavs.slots = 1 : i64} : tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.vertex' op expects 'cavs.arena_floats' to be a non-negative integer on a cavs.vertex}}
+  cavs.vertex @v arity 0 pulls {} pushes {} attributes {cavs.arena_floats = "wide"} {
   }
 }
