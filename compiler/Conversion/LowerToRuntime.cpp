@@ -56,8 +56,7 @@ public:
       for (Value operand : op.getOperands())
         if (failed(lookup(operand)))
           return failure();
-      Operation *copy = b.clone(op, mapping);
-      (void)copy;
+      b.clone(op, mapping);
     }
     return success();
   }

@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -94,38 +93,22 @@ PATTERN(ConstantLowering, ConstantOp) {
 
 PATTERN(PartLowering, SplitOp) {
   // Parts are column ranges of their input, wherever it lives.
-  Location loc = op.getLoc();
   Value input = bufferOf(adaptor.getInput());
-  Value rowCount = rewriter.create<arith::IndexCastOp>(
-      loc, rewriter.getIndexType(), rows(rewriter));
   SmallVector<Value> parts;
   int64_t start = 0;
   for (Value result : op.getResults()) {
-    int64_t w = width(result);
-    parts.push_back(rewriter.create<memref::SubViewOp>(
-        loc, bufferType(result.getType()), input,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
-                               rewriter.getIndexAttr(start)},
-        ArrayRef<OpFoldResult>{rowCount, rewriter.getIndexAttr(w)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                               rewriter.getIndexAttr(1)}));
-    start += w;
+    parts.push_back(lowering.columns(rewriter, op.getLoc(), input, start,
+                                     result.getType()));
+    start += width(result);
   }
   rewriter.replaceOp(op, parts);
   return success();
 }
 
 PATTERN(SliceLowering, SliceOp) {
-  Location loc = op.getLoc();
-  Value rowCount = rewriter.create<arith::IndexCastOp>(
-      loc, rewriter.getIndexType(), rows(rewriter));
-  rewriter.replaceOpWithNewOp<memref::SubViewOp>(
-      op, bufferType(op.getType()), bufferOf(adaptor.getInput()),
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
-                             rewriter.getIndexAttr(op.getOffset())},
-      ArrayRef<OpFoldResult>{rowCount, rewriter.getIndexAttr(width(op))},
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
-                             rewriter.getIndexAttr(1)});
+  rewriter.replaceOp(op, lowering.columns(rewriter, op.getLoc(),
+                                          bufferOf(adaptor.getInput()),
+                                          op.getOffset(), op.getType()));
   return success();
 }
 

@@ -200,6 +200,16 @@ Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
   return value;
 }
 
+Value PhaseLowering::columns(OpBuilder &b, Location loc, Value buffer,
+                             int64_t start, Type valueType) {
+  Value rowCount = b.create<arith::IndexCastOp>(loc, b.getIndexType(), rows(b));
+  return b.create<memref::SubViewOp>(
+      loc, bufferType(valueType), buffer,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(start)},
+      ArrayRef<OpFoldResult>{rowCount, b.getIndexAttr(valueWidth(valueType))},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
 FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value) {
   auto result = dyn_cast<OpResult>(value);
   auto slots = result ? result.getOwner()->getAttrOfType<ArrayAttr>(
@@ -223,17 +233,8 @@ FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
   bool arena = slot.getSpace() == SlotSpace::arena;
   if (!value.getType().isInteger(32)) {
     // The slot's columns of the space.
-    Value rowCount =
-        b.create<arith::IndexCastOp>(loc, b.getIndexType(), rows(b));
-    return b
-        .create<memref::SubViewOp>(
-            loc, bufferType(value.getType()), spaceBuffer(b, slot.getSpace()),
-            ArrayRef<OpFoldResult>{b.getIndexAttr(0),
-                                   b.getIndexAttr(slot.getOffset())},
-            ArrayRef<OpFoldResult>{rowCount,
-                                   b.getIndexAttr(valueWidth(value.getType()))},
-            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)})
-        .getResult();
+    return columns(b, loc, spaceBuffer(b, slot.getSpace()), slot.getOffset(),
+                   value.getType());
   }
   // An i32 value (an id or label) lives in a float column of its space.
   Value base = field(b, arena ? CallField::arena : CallField::scratch);

@@ -113,6 +113,10 @@ public:
   /// The arena or the task scratch of the call as one buffer, rows by
   /// their floats per row; f32 slots are its subviews.
   mlir::Value spaceBuffer(mlir::OpBuilder &b, SlotSpace space);
+  /// The buffer of a `valueType` value at columns `start` ... of `buffer`
+  /// (a subview).
+  mlir::Value columns(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value buffer, int64_t start, mlir::Type valueType);
   /// The memory slot the plan gave `value`, as its buffer.
   mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
                                           mlir::Value value);

@@ -8,6 +8,7 @@
 
 #include "compiler/Target/ModelLibrary.h"
 
+#include "compiler/Conversion/CudaKernels.h"
 #include "compiler/Conversion/RuntimeLowering.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/CudaCompiler.h"
@@ -129,13 +130,9 @@ static LogicalResult lowerPrograms(ModelOp train, ModelOp infer,
   buildLowerToRuntimePipeline(pm, options);
   if (failed(pm.run(*lowered)))
     return failure();
-  // Both devices declare the runtime ops they call; keep one declaration.
-  for (Operation &op : llvm::make_early_inc_range(*lowered->getBody())) {
-    auto symbol = dyn_cast<SymbolOpInterface>(op);
-    if (symbol && code.lookupSymbol(symbol.getName()))
-      continue;
-    op.moveBefore(code.getBody(), code.getBody()->end());
-  }
+  // Every symbol carries its program's name, so the two never clash.
+  code.getBody()->getOperations().splice(code.getBody()->end(),
+                                         lowered->getBody()->getOperations());
   return success();
 }
 
@@ -217,8 +214,8 @@ LogicalResult cavs::writeModelLibrary(ModelCode &code, const CpuTarget &target,
     std::string name = (code.train.model.getSymName() + ".cu").str();
     if (failed(compileCuda(code.cuda->source, name, CudaBinary::Cubin,
                            image->cubin, error)) ||
-        failed(compileCuda(code.cuda->source, name, CudaBinary::Ptx,
-                           image->ptx, error)))
+        failed(compileCuda(code.cuda->source, name, CudaBinary::Ptx, image->ptx,
+                           error)))
       return failure();
   }
   if (failed(writeFile(descriptor.path, error, [&](llvm::raw_ostream &os) {

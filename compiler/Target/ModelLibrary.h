@@ -14,7 +14,6 @@
 #ifndef CAVS_COMPILER_TARGET_MODELLIBRARY_H
 #define CAVS_COMPILER_TARGET_MODELLIBRARY_H
 
-#include "compiler/Conversion/CudaKernels.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Target/ModelDescriptor.h"
 #include "compiler/Target/ObjectEmitter.h"
