@@ -12,6 +12,7 @@
 
 #include "App.h"
 #include "Checkpoints.h"
+#include "Metrics.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -36,6 +37,7 @@ struct Options : TrainOptions {
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
+  MetricsLog metrics(options.metrics, options.metricsEvery);
   const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain);
   setUpThreads(options.threads);
   const bool fixed = options.mode == "fixed";
@@ -66,6 +68,10 @@ int train(const Options &options) {
 
   EpochPlan plan;
   plan.target = "next";
+  plan.unit = {"loss/word"};
+  plan.evalSplit = "test";
+  plan.metrics = &metrics;
+  plan.figures = perplexityFigures;
   plan.report = [&](int32_t epoch, const PassStats &stats,
                     const PassStats &test) {
     std::printf("epoch %d/%d: train loss/word %.4f (perplexity %.1f), test "
