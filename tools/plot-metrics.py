@@ -74,9 +74,10 @@ def draw(plt, runs, path, title):
             loss, metric = panels[row]
             xs = [x_of(line) for line in run.epochs]
             # The loss so far restarts with each epoch: a curve per epoch.
-            for points in run.step_curves():
+            for epoch, points in enumerate(run.step_curves()):
                 curve(loss, [point[row] for point in points], [point[2] for point in points],
-                      color=color, alpha=0.4, linewidth=1)
+                      color=color, alpha=0.4, linewidth=1,
+                      label=None if epoch else prefix + "train, epoch so far")
             for split, style in (("train", "--"), (run.eval, "-")):
                 curve(loss, xs, [line[split]["loss"] for line in run.epochs], color=color,
                       linestyle=style, marker="o", label=prefix + split)

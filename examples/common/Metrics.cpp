@@ -27,7 +27,8 @@ JsonObject splitObject(const PassStats &stats, const LossUnit &unit,
       .integer("vertices", stats.vertices)
       .number("seconds", stats.seconds)
       .number("samples_per_second", rate(stats.samples, stats.seconds))
-      .number("vertices_per_second", rate(double(stats.vertices), stats.seconds))
+      .number("vertices_per_second",
+              rate(double(stats.vertices), stats.seconds))
       .number("tasks_per_batch", stats.tasksPerBatch());
   if (training) {
     JsonObject phases;

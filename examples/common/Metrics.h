@@ -55,8 +55,7 @@ private:
   };
   /// The members every line starts with.
   JsonObject head(const char *event, int32_t epoch,
-                  const cavs::Optimizer &optimizer,
-                  const LossUnit &unit) const;
+                  const cavs::Optimizer &optimizer, const LossUnit &unit) const;
   /// Writes and flushes `line`; throws when that fails (disk full).
   void write(const JsonObject &line);
 
