@@ -5,6 +5,7 @@
 #   gpu       a CUDA device is usable right now (driver loads, >= 1 device)
 #   sst-data  the real SST data set is present in ../shared/data
 #   matplotlib  python3 can import matplotlib (cavs-bench's plot.py)
+#   numpy     python3 can import numpy (the safetensors test reads with it)
 #   compile-bench  cavs-compile-bench is built (it writes large models)
 import ctypes
 import importlib.util
@@ -34,7 +35,7 @@ tool_dirs = [config.cavs_tools_dir, config.llvm_tools_dir]
 # `not` at the start of a RUN line is found through PATH, as in LLVM's suite.
 for tool_dir in reversed(tool_dirs):
     llvm_config.with_environment("PATH", tool_dir, append_path=True)
-tools = ["cavsc", "cavs-opt", "split-file", "llvm-nm"]
+tools = ["cavsc", "cavs-opt", "cavs-ckpt", "split-file", "llvm-nm"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 
@@ -59,5 +60,7 @@ if os.path.isfile(os.path.join(config.cavs_tools_dir, "cavs-compile-bench")):
     config.available_features.add("compile-bench")
 if importlib.util.find_spec("matplotlib") is not None:
     config.available_features.add("matplotlib")
+if importlib.util.find_spec("numpy") is not None:
+    config.available_features.add("numpy")
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):
     config.available_features.add("sst-data")
