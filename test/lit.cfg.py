@@ -5,11 +5,14 @@
 #   gpu       a CUDA device is usable right now (driver loads, >= 1 device)
 #   sst-data  the real SST data set is present in ../shared/data
 #   matplotlib  python3 can import matplotlib (cavs-bench's plot.py)
-#   numpy     python3 can import numpy (the safetensors test reads with it)
+#   numpy     a python3 can import numpy (the safetensors test reads with
+#             it); %numpy_python runs that interpreter
 #   compile-bench  cavs-compile-bench is built (it writes large models)
 import ctypes
 import importlib.util
 import os
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -60,7 +63,25 @@ if os.path.isfile(os.path.join(config.cavs_tools_dir, "cavs-compile-bench")):
     config.available_features.add("compile-bench")
 if importlib.util.find_spec("matplotlib") is not None:
     config.available_features.add("matplotlib")
-if importlib.util.find_spec("numpy") is not None:
+
+
+def python_with(module):
+    """An interpreter that imports `module`: lit's own, else Debian's
+    python3, where python3-<module> installs it (lit may run on another
+    Python, such as a pyenv one), else None."""
+    if importlib.util.find_spec(module) is not None:
+        return sys.executable
+    system = "/usr/bin/python3"
+    if os.access(system, os.X_OK) and subprocess.run(
+            [system, "-c", f"import {module}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+        return system
+    return None
+
+
+numpy_python = python_with("numpy")
+if numpy_python:
     config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):
     config.available_features.add("sst-data")
