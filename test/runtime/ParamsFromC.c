@@ -84,8 +84,7 @@ int cavsTestSafetensorsFromC(const char *path) {
            cavs_safetensors_load(path, loaded) != CAVS_OK)
     result = 2;
   else if (cavs_safetensors_save(path, NULL) != CAVS_ERROR_INVALID_ARGUMENT ||
-           cavs_safetensors_load(NULL, loaded) !=
-               CAVS_ERROR_INVALID_ARGUMENT ||
+           cavs_safetensors_load(NULL, loaded) != CAVS_ERROR_INVALID_ARGUMENT ||
            cavs_safetensors_from_checkpoint(NULL, path) !=
                CAVS_ERROR_INVALID_ARGUMENT ||
            cavs_safetensors_to_checkpoint(path, NULL, path) !=

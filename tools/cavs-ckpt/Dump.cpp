@@ -56,7 +56,8 @@ Status tensorsOf(const std::string &path, const InputFile &file,
                      record.data});
     return Status();
   }
-  for (const safetensors::TensorEntry &entry : file.safetensors->header.tensors) {
+  for (const safetensors::TensorEntry &entry :
+       file.safetensors->header.tensors) {
     if (entry.dtype != "F32")
       return makeError(CAVS_ERROR_UNSUPPORTED,
                        "safetensors file '{}': tensor '{}' has dtype {}; "

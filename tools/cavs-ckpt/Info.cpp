@@ -37,9 +37,8 @@ void printRows(const Rows &rows, const char *indent) {
   for (const auto &row : rows) {
     std::string line = indent;
     for (size_t c = 0; c < row.size(); ++c)
-      line += c + 1 == row.size()
-                  ? row[c]
-                  : fmt::format("{:<{}}  ", row[c], widths[c]);
+      line += c + 1 == row.size() ? row[c]
+                                  : fmt::format("{:<{}}  ", row[c], widths[c]);
     fmt::print("{}\n", line);
   }
 }

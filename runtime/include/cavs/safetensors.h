@@ -49,8 +49,8 @@ CAVS_API cavs_status cavs_safetensors_load(const char *path,
 /// it was saved from; needs no model. The checkpoint is validated as by
 /// cavs_checkpoint_load (without a model); its optimizer state is not
 /// exported.
-CAVS_API cavs_status cavs_safetensors_from_checkpoint(
-    const char *checkpoint_path, const char *path);
+CAVS_API cavs_status
+cavs_safetensors_from_checkpoint(const char *checkpoint_path, const char *path);
 
 /// Writes the checkpoint `checkpoint_path` (atomically) of the model that
 /// the checkpoint `template_checkpoint` was saved from (its name, signature,

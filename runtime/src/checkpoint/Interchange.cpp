@@ -18,6 +18,7 @@
 #include "support/ReadFile.h"
 
 #include <cstring>
+#include <unordered_map>
 
 namespace cavs::runtime {
 
@@ -32,34 +33,47 @@ std::vector<uint64_t> dimsOf(int32_t rank, const int64_t *shape) {
 Status matchTensors(const ModelLayout &layout,
                     const safetensors::Contents &file,
                     std::vector<const unsigned char *> &data) {
-  data.assign(size_t(layout.numParams()), nullptr);
+  // The header's keys are unique, so each parameter has at most one tensor.
+  std::unordered_map<std::string_view, const safetensors::TensorEntry *> byName;
   for (const safetensors::TensorEntry &tensor : file.header.tensors) {
-    const int32_t index = layout.findParam(tensor.name);
-    if (index < 0)
+    if (layout.findParam(tensor.name) < 0)
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "tensor '{}' is not a parameter of model '{}'",
                        excerpt(tensor.name), layout.name());
-    const cavs_param_info &info = layout.param(index);
+    byName.emplace(tensor.name, &tensor);
+  }
+  data.clear();
+  for (int32_t i = 0; i < layout.numParams(); ++i) {
+    const cavs_param_info &info = layout.param(i);
+    const auto found = byName.find(info.name);
+    if (found == byName.end())
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "parameter '{}' of model '{}' is missing", info.name,
+                       layout.name());
+    const safetensors::TensorEntry &tensor = *found->second;
     if (tensor.dtype != "F32")
       return makeError(CAVS_ERROR_UNSUPPORTED,
                        "parameter '{}' has dtype {}; parameters are read "
                        "as F32 only",
-                       tensor.name, tensor.dtype);
+                       info.name, tensor.dtype);
     const std::vector<uint64_t> shape = dimsOf(info.rank, info.shape);
     if (tensor.shape != shape)
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "parameter '{}' has shape {} in the file but {} in "
                        "the model",
-                       tensor.name, safetensors::formatDims(tensor.shape),
+                       info.name, safetensors::formatDims(tensor.shape),
                        safetensors::formatDims(shape));
-    data[index] = file.data + tensor.begin;
+    data.push_back(file.data + tensor.begin);
   }
-  for (int32_t i = 0; i < layout.numParams(); ++i)
-    if (!data[i])
-      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                       "parameter '{}' of model '{}' is missing",
-                       layout.param(i).name, layout.name());
   return Status();
+}
+
+/// Reads the checkpoint `path` and validates it on its own; `contents`
+/// views `bytes`.
+Status readCheckpoint(const std::string &path, FileBytes &bytes,
+                      checkpoint::Contents &contents) {
+  CAVS_RETURN_IF_ERROR(readWholeFile(path, "checkpoint", bytes));
+  return checkpoint::parseCheckpoint(path, bytes, contents);
 }
 
 /// The descriptor of the model a checkpoint's records describe (zero
@@ -115,8 +129,9 @@ Status loadSafetensors(const std::string &path, ParamStore &params) {
   CAVS_RETURN_IF_ERROR(safetensors::parseFile(path, bytes, file));
   const ModelLayout &layout = params.layout();
   std::vector<const unsigned char *> data;
-  CAVS_RETURN_IF_ERROR(matchTensors(layout, file, data).withPrefix(
-      fmt::format("safetensors file '{}': ", path)));
+  CAVS_RETURN_IF_ERROR(
+      matchTensors(layout, file, data)
+          .withPrefix(fmt::format("safetensors file '{}': ", path)));
   float *values = params.data();
   for (int32_t i = 0; i < layout.numParams(); ++i)
     std::memcpy(values + layout.param(i).offset, data[i],
@@ -127,10 +142,8 @@ Status loadSafetensors(const std::string &path, ParamStore &params) {
 Status safetensorsFromCheckpoint(const std::string &checkpointPath,
                                  const std::string &path) {
   FileBytes bytes;
-  CAVS_RETURN_IF_ERROR(readWholeFile(checkpointPath, "checkpoint", bytes));
   checkpoint::Contents contents;
-  CAVS_RETURN_IF_ERROR(
-      checkpoint::parseCheckpoint(checkpointPath, bytes, contents));
+  CAVS_RETURN_IF_ERROR(readCheckpoint(checkpointPath, bytes, contents));
   std::vector<safetensors::TensorSource> tensors;
   for (const checkpoint::TensorRecord &record : contents.params)
     tensors.push_back(
@@ -149,18 +162,16 @@ Status safetensorsToCheckpoint(const std::string &path,
                                const std::string &templatePath,
                                const std::string &checkpointPath) {
   FileBytes bytes;
-  CAVS_RETURN_IF_ERROR(readWholeFile(templatePath, "checkpoint", bytes));
   checkpoint::Contents contents;
-  CAVS_RETURN_IF_ERROR(
-      checkpoint::parseCheckpoint(templatePath, bytes, contents));
+  CAVS_RETURN_IF_ERROR(readCheckpoint(templatePath, bytes, contents));
   std::string name;
   std::vector<std::string> names;
   std::vector<cavs_param_desc> params;
   cavs_model_desc desc;
   ParamStore store;
   const std::string context = fmt::format("checkpoint '{}': ", templatePath);
-  CAVS_RETURN_IF_ERROR(describeModel(contents, name, names, params, desc)
-                           .withPrefix(context));
+  CAVS_RETURN_IF_ERROR(
+      describeModel(contents, name, names, params, desc).withPrefix(context));
   CAVS_RETURN_IF_ERROR(
       ParamStore::create(desc, /*seed=*/0, store).withPrefix(context));
   CAVS_RETURN_IF_ERROR(loadSafetensors(path, store));

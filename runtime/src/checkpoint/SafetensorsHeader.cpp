@@ -114,8 +114,8 @@ std::string HeaderBuilder::expectation() const {
 }
 
 bool HeaderBuilder::number_unsigned(number_unsigned_t value) {
-  if (stack_.empty() || (stack_.back() != In::Shape &&
-                         stack_.back() != In::Offsets))
+  if (stack_.empty() ||
+      (stack_.back() != In::Shape && stack_.back() != In::Offsets))
     return unexpected(fmt::format("the number {}", value));
   if (stack_.back() == In::Offsets) {
     if (offsets_.size() == 2)
@@ -168,8 +168,8 @@ bool HeaderBuilder::key(string_t &name) {
     break;
   case In::Metadata:
     if (!metadataKeys_.insert(name).second)
-      return fail(fmt::format("__metadata__ key '{}' appears twice",
-                              excerpt(name)));
+      return fail(
+          fmt::format("__metadata__ key '{}' appears twice", excerpt(name)));
     break;
   default: { // In::Tensor: the only other container with keys.
     const auto *field = std::find(std::begin(kFields), std::end(kFields), name);
@@ -192,8 +192,8 @@ bool HeaderBuilder::end_object() {
   if (stack_.back() == In::Tensor)
     for (size_t i = 0; i < std::size(kFields); ++i)
       if (!(seenFields_ & (1u << i)))
-        return fail(fmt::format("tensor '{}' has no {}",
-                                excerpt(tensor().name), kFields[i]));
+        return fail(fmt::format("tensor '{}' has no {}", excerpt(tensor().name),
+                                kFields[i]));
   stack_.pop_back();
   // The key that led to the closed object is that of the enclosing one.
   key_.clear();

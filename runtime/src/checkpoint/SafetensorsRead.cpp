@@ -23,11 +23,10 @@ namespace cavs::runtime::safetensors {
 
 uint64_t dtypeSize(std::string_view dtype) {
   static constexpr std::pair<std::string_view, uint64_t> kSizes[] = {
-      {"BOOL", 1},    {"U8", 1},      {"I8", 1},      {"F8_E5M2", 1},
-      {"F8_E4M3", 1}, {"F8_E8M0", 1}, {"I16", 2},     {"U16", 2},
-      {"F16", 2},     {"BF16", 2},    {"I32", 4},     {"U32", 4},
-      {"F32", 4},     {"I64", 8},     {"U64", 8},     {"F64", 8},
-      {"C64", 8}};
+      {"BOOL", 1},    {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+      {"F8_E8M0", 1}, {"I16", 2}, {"U16", 2}, {"F16", 2},     {"BF16", 2},
+      {"I32", 4},     {"U32", 4}, {"F32", 4}, {"I64", 8},     {"U64", 8},
+      {"F64", 8},     {"C64", 8}};
   for (const auto &[name, size] : kSizes)
     if (name == dtype)
       return size;
@@ -97,8 +96,7 @@ Status checkTiling(const std::vector<TensorEntry> &tensors, uint64_t dataSize) {
                        "tensor '{}' at data_offsets [{}, {}] overlaps tensor "
                        "'{}' at [{}, {}]",
                        excerpt(tensor.name), tensor.begin, tensor.end,
-                       excerpt(previous->name), previous->begin,
-                       previous->end);
+                       excerpt(previous->name), previous->begin, previous->end);
     if (tensor.begin > covered)
       return makeError(CAVS_ERROR_PARSE,
                        "bytes [{}, {}) of the data section belong to no "
@@ -143,14 +141,12 @@ Status parseFile(const std::string &path, const FileBytes &bytes,
   contents.dataSize = available - headerSize;
   const std::string_view json =
       bytes.text().substr(sizeof headerSize, headerSize);
-  CAVS_RETURN_IF_ERROR(
-      parseHeader(json, contents.header).withPrefix(context));
+  CAVS_RETURN_IF_ERROR(parseHeader(json, contents.header).withPrefix(context));
   for (const TensorEntry &tensor : contents.header.tensors)
     CAVS_RETURN_IF_ERROR(
         checkTensor(tensor, contents.dataSize).withPrefix(context));
-  CAVS_RETURN_IF_ERROR(
-      checkTiling(contents.header.tensors, contents.dataSize)
-          .withPrefix(context));
+  CAVS_RETURN_IF_ERROR(checkTiling(contents.header.tensors, contents.dataSize)
+                           .withPrefix(context));
   out = std::move(contents);
   return Status();
 }

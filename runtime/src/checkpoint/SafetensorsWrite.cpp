@@ -33,8 +33,8 @@ Status encodeHeader(std::string_view model, uint64_t signature,
                     const std::vector<TensorSource> &tensors,
                     std::string &out) {
   nlohmann::ordered_json header;
-  header["__metadata__"] = {{kModelKey, model},
-                            {kSignatureKey, fmt::format("{:#018x}", signature)}};
+  header["__metadata__"] = {
+      {kModelKey, model}, {kSignatureKey, fmt::format("{:#018x}", signature)}};
   uint64_t offset = 0;
   for (const TensorSource &tensor : tensors) {
     const std::string name(tensor.name);

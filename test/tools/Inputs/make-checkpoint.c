@@ -26,12 +26,12 @@ static int fail(void) {
 
 int main(int argc, char **argv) {
   const int wide = argc > 2 && strcmp(argv[2], "wide") == 0;
-  const cavs_model_desc model = {
-      .version = CAVS_MODEL_DESC_VERSION,
-      .num_params = 3,
-      .name = wide ? "wide" : "tiny",
-      .signature = wide ? 0x00000000feedf00dull : 0x0123456789abcdefull,
-      .params = wide ? kWide : kTiny};
+  const cavs_model_desc model = {.version = CAVS_MODEL_DESC_VERSION,
+                                 .num_params = 3,
+                                 .name = wide ? "wide" : "tiny",
+                                 .signature = wide ? 0x00000000feedf00dull
+                                                   : 0x0123456789abcdefull,
+                                 .params = wide ? kWide : kTiny};
   cavs_param_store *params = NULL;
   cavs_grad_store *grads = NULL;
   cavs_optimizer *adam = NULL;
