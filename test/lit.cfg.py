@@ -6,11 +6,15 @@
 #   sst-data  the real SST data set is present in ../shared/data
 #   matplotlib  python3 can import matplotlib (cavs-bench's plot.py,
 #               tools/plot-metrics.py)
+#   numpy     a python3 can import numpy (the safetensors test reads with
+#             it); %numpy_python runs that interpreter
 #   compile-bench  cavs-compile-bench is built (it writes large models)
 #   examples  the example apps are built (CAVS_BUILD_EXAMPLES)
 import ctypes
 import importlib.util
 import os
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -36,7 +40,7 @@ tool_dirs = [config.cavs_tools_dir, config.llvm_tools_dir]
 # `not` at the start of a RUN line is found through PATH, as in LLVM's suite.
 for tool_dir in reversed(tool_dirs):
     llvm_config.with_environment("PATH", tool_dir, append_path=True)
-tools = ["cavsc", "cavs-opt", "split-file", "llvm-nm"]
+tools = ["cavsc", "cavs-opt", "cavs-ckpt", "split-file", "llvm-nm"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 
@@ -63,5 +67,25 @@ if os.path.isfile(os.path.join(config.cavs_tools_dir, "treefc-train")):
     config.available_features.add("examples")
 if importlib.util.find_spec("matplotlib") is not None:
     config.available_features.add("matplotlib")
+
+
+def python_with(module):
+    """An interpreter that imports `module`: lit's own, else Debian's
+    python3, where python3-<module> installs it (lit may run on another
+    Python, such as a pyenv one), else None."""
+    if importlib.util.find_spec(module) is not None:
+        return sys.executable
+    system = "/usr/bin/python3"
+    if os.access(system, os.X_OK) and subprocess.run(
+            [system, "-c", f"import {module}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+        return system
+    return None
+
+
+numpy_python = python_with("numpy")
+if numpy_python:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):
     config.available_features.add("sst-data")

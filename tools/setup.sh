@@ -54,10 +54,13 @@ esac
 # --- 1. Debian packages ------------------------------------------------------
 # gcc: cavsc links model libraries with the system C compiler at run time.
 # Open MPI: the data-parallel trainer (cavs/dist.h) and its mpirun tests.
+# nlohmann-json: the runtime reads safetensors headers with it; numpy: the
+# safetensors test (test/tools/cavs-ckpt-numpy.test) reads and writes them.
 packages=(
   cmake ninja-build gcc g++ python3 pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
-  libfmt-dev libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libfmt-dev nlohmann-json3-dev libopenblas-dev libgtest-dev libgmock-dev
+  libbenchmark-dev python3-numpy
   libopenmpi-dev openmpi-bin
 )
 export DEBIAN_FRONTEND=noninteractive

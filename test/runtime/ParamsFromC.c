@@ -1,8 +1,9 @@
 //===- ParamsFromC.c - parameters, optimizers, checkpoints from C99 -------===//
 //
 // Compiled as C99 with -pedantic-errors: a static model descriptor as the
-// compiler emits it, a training step and a checkpoint round trip through the
-// C ABI only. CheckpointTest calls the function.
+// compiler emits it, a training step, a checkpoint and a safetensors round
+// trip through the C ABI only. CheckpointTest and SafetensorsTest call the
+// functions.
 //
 //===----------------------------------------------------------------------===//
 #include "cavs/runtime.h"
@@ -66,5 +67,33 @@ int cavsTestTrainFromC(const char *checkpointPath) {
   cavs_grad_store_destroy(grads);
   cavs_param_store_destroy(reloaded);
   cavs_param_store_destroy(params);
+  return result;
+}
+
+/// Returns 0 when a safetensors round trip through `path` restores the
+/// parameters and NULL arguments fail cleanly, else the number of the
+/// failed step.
+int cavsTestSafetensorsFromC(const char *path) {
+  cavs_param_store *saved = NULL, *loaded = NULL;
+  int64_t i;
+  int result = 0;
+  if (cavs_param_store_create(&kModel, 7, &saved) != CAVS_OK ||
+      cavs_param_store_create(&kModel, 8, &loaded) != CAVS_OK)
+    result = 1;
+  else if (cavs_safetensors_save(path, saved) != CAVS_OK ||
+           cavs_safetensors_load(path, loaded) != CAVS_OK)
+    result = 2;
+  else if (cavs_safetensors_save(path, NULL) != CAVS_ERROR_INVALID_ARGUMENT ||
+           cavs_safetensors_load(NULL, loaded) != CAVS_ERROR_INVALID_ARGUMENT ||
+           cavs_safetensors_from_checkpoint(NULL, path) !=
+               CAVS_ERROR_INVALID_ARGUMENT ||
+           cavs_safetensors_to_checkpoint(path, NULL, path) !=
+               CAVS_ERROR_INVALID_ARGUMENT)
+    result = 3;
+  for (i = 0; result == 0 && i < cavs_param_store_size(saved); ++i)
+    if (cavs_param_store_data(saved)[i] != cavs_param_store_data(loaded)[i])
+      result = 4;
+  cavs_param_store_destroy(loaded);
+  cavs_param_store_destroy(saved);
   return result;
 }

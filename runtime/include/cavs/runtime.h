@@ -18,6 +18,7 @@
 #include "cavs/loaders.h"
 #include "cavs/model.h"
 #include "cavs/optim.h"
+#include "cavs/safetensors.h"
 #include "cavs/schedule.h"
 #include "cavs/vocab.h"
 

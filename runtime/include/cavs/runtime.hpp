@@ -692,6 +692,14 @@ public:
     check(cavs_checkpoint_load(path.c_str(), params(),
                                optimizer ? optimizer->get() : nullptr));
   }
+  /// Writes the parameters to a safetensors file atomically.
+  void saveSafetensors(const std::string &path) const {
+    check(cavs_safetensors_save(path.c_str(), params()));
+  }
+  /// Reads the parameters from a safetensors file.
+  void loadSafetensors(const std::string &path) {
+    check(cavs_safetensors_load(path.c_str(), params()));
+  }
 
   cavs_model *get() const { return handle_.get(); }
 
@@ -731,6 +739,29 @@ inline void loadCheckpoint(const std::string &path, ParamStore &params) {
 inline void loadCheckpoint(const std::string &path, ParamStore &params,
                            Optimizer &optimizer) {
   check(cavs_checkpoint_load(path.c_str(), params.get(), optimizer.get()));
+}
+
+/// Writes the parameters to the safetensors file `path` atomically.
+inline void saveSafetensors(const std::string &path, const ParamStore &params) {
+  check(cavs_safetensors_save(path.c_str(), params.get()));
+}
+/// Reads the parameters from the safetensors file `path`; on failure they
+/// are unchanged.
+inline void loadSafetensors(const std::string &path, ParamStore &params) {
+  check(cavs_safetensors_load(path.c_str(), params.get()));
+}
+/// Writes the parameters of a checkpoint to the safetensors file `path`.
+inline void safetensorsFromCheckpoint(const std::string &checkpointPath,
+                                      const std::string &path) {
+  check(cavs_safetensors_from_checkpoint(checkpointPath.c_str(), path.c_str()));
+}
+/// Writes a checkpoint of the model of `templateCheckpoint` with the
+/// parameter values of the safetensors file `path`.
+inline void safetensorsToCheckpoint(const std::string &path,
+                                    const std::string &templateCheckpoint,
+                                    const std::string &checkpointPath) {
+  check(cavs_safetensors_to_checkpoint(path.c_str(), templateCheckpoint.c_str(),
+                                       checkpointPath.c_str()));
 }
 
 } // namespace cavs
