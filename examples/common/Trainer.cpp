@@ -3,6 +3,7 @@
 
 #include "Progress.h"
 #include "Random.h"
+#include "Resume.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -21,8 +22,8 @@ int64_t countTargets(const cavs::GraphBatch &batch, const std::string &name) {
 /// shard (returning the global batch's loss), or inference over the shard
 /// (returning the shard's loss); then the hook on the shard.
 double distributedBatch(cavs::Model &model, bool train,
-                        const cavs::GraphBatch &batch,
-                        const PassConfig &config, PassStats &stats) {
+                        const cavs::GraphBatch &batch, const PassConfig &config,
+                        PassStats &stats) {
   cavs::dist::Trainer &dist = *config.dist;
   double loss = 0;
   if (train) {
@@ -61,8 +62,8 @@ PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
     cavs::GraphBatch batch = set.batch(order + first, count);
     stats.batching += secondsSince(batchStart);
     if (config.dist) {
-      stats.loss += distributedBatch(model, optimizer != nullptr, batch, config,
-                                     stats);
+      stats.loss +=
+          distributedBatch(model, optimizer != nullptr, batch, config, stats);
     } else {
       stats.loss += optimizer ? model.forward(batch) : model.infer(batch);
       if (config.afterForward)
@@ -120,7 +121,12 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const TrainOptions &options, Checkpoints &checkpoints,
                const EpochPlan &plan, cavs::dist::Trainer *dist) {
   Shuffler shuffler(train.size(), options.seed);
-  for (int32_t epoch = 1; epoch <= options.epochs; ++epoch) {
+  RunState state = startingState(options, train.size(), shuffler);
+  if (!options.resume.empty()) {
+    state = resumeRun(model, optimizer, options, state, shuffler);
+    checkpoints.resume(state);
+  }
+  for (int32_t epoch = state.epoch + 1; epoch <= options.epochs; ++epoch) {
     if (plan.startEpoch)
       plan.startEpoch();
     PassConfig config;
@@ -142,16 +148,17 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     const PassStats evaluated = evaluate(model, eval, evalConfig);
     if (dist && plan.sumOverRanks)
       plan.sumOverRanks();
-    checkpoints.save(model, optimizer, epoch,
-                     plan.score ? plan.score(evaluated)
-                                : -evaluated.lossPerTarget(),
-                     dist);
+    state.epoch = epoch;
+    state.shuffleState = shuffler.state();
+    checkpoints.save(
+        model, optimizer, state,
+        plan.score ? plan.score(evaluated) : -evaluated.lossPerTarget(), dist);
     plan.report(epoch, trained, evaluated);
     std::fflush(stdout);
   }
   if (checkpoints.enabled())
-    std::printf("saved %s (last epoch) and %s (best, epoch %d): parameters "
-                "and optimizer state\n",
+    std::printf("saved %s (last epoch) and %s (best, epoch %d): parameters, "
+                "optimizer and run state\n",
                 checkpoints.path().c_str(), checkpoints.bestPath().c_str(),
                 checkpoints.bestEpoch());
 }

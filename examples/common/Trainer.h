@@ -15,8 +15,8 @@
 #define CAVS_EXAMPLES_TRAINER_H
 
 #include "Checkpoints.h"
-#include "cavs/sample_set.hpp"
 #include "TrainOptions.h"
+#include "cavs/sample_set.hpp"
 
 #include "cavs/dist.hpp"
 #include "cavs/runtime.hpp"
@@ -114,7 +114,9 @@ struct EpochPlan {
 /// options.epochs times: one epoch over `train` in a freshly shuffled
 /// order (seeded by options.seed), evaluation over `eval`, a checkpoint
 /// (when enabled), the report; at the end, which checkpoints were saved.
-/// `dist`: distributed training (see PassConfig::dist).
+/// With options.resume, first restores that checkpoint's run and trains
+/// only the epochs after it (Resume.h). `dist`: distributed training (see
+/// PassConfig::dist).
 void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const SampleSet &train, const SampleSet &eval,
                const TrainOptions &options, Checkpoints &checkpoints,

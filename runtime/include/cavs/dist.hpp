@@ -78,12 +78,11 @@ public:
   }
   /// Sums `values` over the ranks in place.
   void allreduceSum(std::vector<double> &values) {
-    check(cavs_dist_trainer_allreduce_sum(
-        get(), values.data(), static_cast<int32_t>(values.size())));
+    check(cavs_dist_trainer_allreduce_sum(get(), values.data(),
+                                          static_cast<int32_t>(values.size())));
   }
   /// Every rank's `values`, rank after rank; every rank passes as many.
-  template <typename T>
-  std::vector<T> allgather(const std::vector<T> &values) {
+  template <typename T> std::vector<T> allgather(const std::vector<T> &values) {
     static_assert(std::is_trivially_copyable_v<T>, "gathered as bytes");
     std::vector<T> all(values.size() * static_cast<size_t>(size()));
     check(cavs_dist_trainer_allgather(
@@ -105,9 +104,11 @@ public:
       texts.emplace_back(all.data() + r * width, lengths[r]);
     return texts;
   }
-  /// Rank 0 writes the checkpoint; throws on every rank if it failed.
-  void save(const std::string &path) {
-    check(cavs_dist_trainer_save(get(), path.c_str()));
+  /// Rank 0 writes the checkpoint (with its training state `state`);
+  /// throws on every rank if it failed.
+  void save(const std::string &path, const TrainState *state = nullptr) {
+    check(cavs_dist_trainer_save_with_state(get(), path.c_str(),
+                                            state ? state->get() : nullptr));
   }
   cavs_dist_stats lastStats() const {
     return cavs_dist_trainer_last_stats(get());
