@@ -56,8 +56,7 @@ Evaluation evaluateRoots(cavs::Model &model, const SampleSet &set,
 void restoreAndTest(const SstModel &spec, const std::string &path,
                     const std::string &what, const Options &options,
                     const SstSplits &data) {
-  std::unique_ptr<cavs::Model> restored =
-      spec.create(options.seed + 1, options.device);
+  std::unique_ptr<cavs::Model> restored = spec.create(options.seed + 1, options.device);
   restored->load(path);
   const Accuracy dev =
       evaluateRoots(*restored, data.dev, spec, options.evalBatchSize).roots;
@@ -116,8 +115,7 @@ int train(const SstModel &spec, const Options &options) {
     return evaluateOnly(spec, options);
   // The model comes first so that a distributed run knows its rank (and
   // leaves printing to rank 0) before anything is printed.
-  std::unique_ptr<cavs::Model> model =
-      spec.create(options.seed, options.device);
+  std::unique_ptr<cavs::Model> model = spec.create(options.seed, options.device);
   // The loss is summed over the trees of a batch; Adagrad is invariant to
   // the gradient's scale, so a decay of wd * B on the summed gradient is
   // Tai et al.'s wd on the mean gradient.
@@ -178,8 +176,8 @@ int train(const SstModel &spec, const Options &options) {
                   "backward and tasks above are rank 0's shards)\n",
                   dist->size(), stats.exchange);
   };
-  runEpochs(*model, optimizer, data.train, data.dev, options, checkpoints, plan,
-            dist.get());
+  runEpochs(*model, optimizer, data.train, data.dev, options, checkpoints,
+            plan, dist.get());
   if (!checkpoints.enabled()) {
     const Accuracy test = evaluateRoots(*model, data.test, spec,
                                         options.evalBatchSize, dist.get())

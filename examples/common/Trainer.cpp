@@ -22,8 +22,8 @@ int64_t countTargets(const cavs::GraphBatch &batch, const std::string &name) {
 /// shard (returning the global batch's loss), or inference over the shard
 /// (returning the shard's loss); then the hook on the shard.
 double distributedBatch(cavs::Model &model, bool train,
-                        const cavs::GraphBatch &batch, const PassConfig &config,
-                        PassStats &stats) {
+                        const cavs::GraphBatch &batch,
+                        const PassConfig &config, PassStats &stats) {
   cavs::dist::Trainer &dist = *config.dist;
   double loss = 0;
   if (train) {
@@ -62,8 +62,8 @@ PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
     cavs::GraphBatch batch = set.batch(order + first, count);
     stats.batching += secondsSince(batchStart);
     if (config.dist) {
-      stats.loss +=
-          distributedBatch(model, optimizer != nullptr, batch, config, stats);
+      stats.loss += distributedBatch(model, optimizer != nullptr, batch, config,
+                                     stats);
     } else {
       stats.loss += optimizer ? model.forward(batch) : model.infer(batch);
       if (config.afterForward)
@@ -150,9 +150,10 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
       plan.sumOverRanks();
     state.epoch = epoch;
     state.shuffleState = shuffler.state();
-    checkpoints.save(
-        model, optimizer, state,
-        plan.score ? plan.score(evaluated) : -evaluated.lossPerTarget(), dist);
+    checkpoints.save(model, optimizer, state,
+                     plan.score ? plan.score(evaluated)
+                                : -evaluated.lossPerTarget(),
+                     dist);
     plan.report(epoch, trained, evaluated);
     std::fflush(stdout);
   }

@@ -15,8 +15,8 @@
 #define CAVS_EXAMPLES_TRAINER_H
 
 #include "Checkpoints.h"
-#include "TrainOptions.h"
 #include "cavs/sample_set.hpp"
+#include "TrainOptions.h"
 
 #include "cavs/dist.hpp"
 #include "cavs/runtime.hpp"

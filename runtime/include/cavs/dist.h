@@ -144,9 +144,9 @@ CAVS_API int32_t cavs_dist_trainer_size(const cavs_dist_trainer *trainer);
 /// (a bad label, a different global batch) makes the step fail on every
 /// rank, naming the rank, before any parameter changes; a rank that does
 /// not answer within the timeout makes it fail with CAVS_ERROR_IO.
-CAVS_API cavs_status
-cavs_dist_trainer_step(cavs_dist_trainer *trainer,
-                       const cavs_graph_batch *global_batch, double *out_loss);
+CAVS_API cavs_status cavs_dist_trainer_step(cavs_dist_trainer *trainer,
+                                            const cavs_graph_batch *global_batch,
+                                            double *out_loss);
 
 /// Sums `count` doubles over the ranks in place (metrics such as correct
 /// predictions); every rank gets the same sums. Collective.
@@ -173,9 +173,9 @@ CAVS_API cavs_status cavs_dist_trainer_save(cavs_dist_trainer *trainer,
 
 /// cavs_dist_trainer_save with rank 0's `state` (may be NULL) as the
 /// checkpoint's training state (cavs_checkpoint_save_with_state). Collective.
-CAVS_API cavs_status
-cavs_dist_trainer_save_with_state(cavs_dist_trainer *trainer, const char *path,
-                                  const cavs_train_state *state);
+CAVS_API cavs_status cavs_dist_trainer_save_with_state(
+    cavs_dist_trainer *trainer, const char *path,
+    const cavs_train_state *state);
 
 /// What the last step did.
 typedef struct cavs_dist_stats {
@@ -205,12 +205,12 @@ typedef struct cavs_dist_stats {
 } cavs_dist_stats;
 
 /// How the trainer sums dense gradients: "MPI" or "NCCL" ("" on NULL).
-CAVS_API const char *
-cavs_dist_trainer_dense_sums(const cavs_dist_trainer *trainer);
+CAVS_API const char *cavs_dist_trainer_dense_sums(
+    const cavs_dist_trainer *trainer);
 
 /// Statistics of the last successful step (zeros before any, or on NULL).
-CAVS_API cavs_dist_stats
-cavs_dist_trainer_last_stats(const cavs_dist_trainer *trainer);
+CAVS_API cavs_dist_stats cavs_dist_trainer_last_stats(
+    const cavs_dist_trainer *trainer);
 
 /// Ends every rank of the job with exit status `code` (MPI_Abort); when MPI
 /// is not initialized (or absent) it just exits the process with `code`.

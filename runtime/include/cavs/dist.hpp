@@ -78,11 +78,12 @@ public:
   }
   /// Sums `values` over the ranks in place.
   void allreduceSum(std::vector<double> &values) {
-    check(cavs_dist_trainer_allreduce_sum(get(), values.data(),
-                                          static_cast<int32_t>(values.size())));
+    check(cavs_dist_trainer_allreduce_sum(
+        get(), values.data(), static_cast<int32_t>(values.size())));
   }
   /// Every rank's `values`, rank after rank; every rank passes as many.
-  template <typename T> std::vector<T> allgather(const std::vector<T> &values) {
+  template <typename T>
+  std::vector<T> allgather(const std::vector<T> &values) {
     static_assert(std::is_trivially_copyable_v<T>, "gathered as bytes");
     std::vector<T> all(values.size() * static_cast<size_t>(size()));
     check(cavs_dist_trainer_allgather(
