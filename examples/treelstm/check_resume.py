@@ -14,7 +14,8 @@ epoch lines for epochs 2 and 3 exactly (up to their timings, after the first
 the uninterrupted run in full.ckpt and full.ckpt.best.
 
 With --run-mpi every run goes through test/dist/run_mpi.py (mpirun -np 2;
-exit 77, a skip, without mpirun) and the app gets --distributed.
+exit 77, a skip, without mpirun) and the app gets --distributed. (It
+checks any app: check_distributed.py beside it is the SST apps' test.)
 
 With --errors it then checks refused resumes, each of which must exit with
 the expected status and message and leave the checkpoint's bytes as they
@@ -30,19 +31,12 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
+
+from check_distributed import run
 
 SKIP = 77
 EPOCHS = 3
-
-
-def run(command, env):
-    print("+", " ".join(command), flush=True)
-    result = subprocess.run(command, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    print(result.stdout, flush=True)
-    return result.returncode, result.stdout
 
 
 def figures(output):
