@@ -4,8 +4,10 @@
 #   cuda      the CUDA backend is built in (kernels compile through NVRTC)
 #   gpu       a CUDA device is usable right now (driver loads, >= 1 device)
 #   sst-data  the real SST data set is present in ../shared/data
-#   matplotlib  python3 can import matplotlib (cavs-bench's plot.py)
+#   matplotlib  python3 can import matplotlib (cavs-bench's plot.py,
+#               tools/plot-metrics.py)
 #   compile-bench  cavs-compile-bench is built (it writes large models)
+#   examples  the example apps are built (CAVS_BUILD_EXAMPLES)
 import ctypes
 import importlib.util
 import os
@@ -57,6 +59,8 @@ if config.cavs_have_cuda:
         config.available_features.add("gpu")
 if os.path.isfile(os.path.join(config.cavs_tools_dir, "cavs-compile-bench")):
     config.available_features.add("compile-bench")
+if os.path.isfile(os.path.join(config.cavs_tools_dir, "treefc-train")):
+    config.available_features.add("examples")
 if importlib.util.find_spec("matplotlib") is not None:
     config.available_features.add("matplotlib")
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):

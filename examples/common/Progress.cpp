@@ -1,44 +1,64 @@
-//===- Progress.cpp - a progress bar on stderr ----------------------------===//
+//===- Progress.cpp - progress of a training pass on stderr ---------------===//
 #include "Progress.h"
 
-#include <cstdio>
 #include <unistd.h>
 #include <utility>
 
 namespace cavs_examples {
 
-ProgressBar::ProgressBar(std::string label, int64_t total)
-    : label_(std::move(label)), total_(total > 0 ? total : 1),
-      enabled_(isatty(STDERR_FILENO) != 0),
-      start_(std::chrono::steady_clock::now()), lastDraw_() {}
+ProgressBar::ProgressBar(std::string label, int64_t total, double lineSeconds)
+    : ProgressBar(std::move(label), total, lineSeconds, stderr,
+                  isatty(STDERR_FILENO) != 0) {}
+
+ProgressBar::ProgressBar(std::string label, int64_t total, double lineSeconds,
+                         std::FILE *out, bool terminal)
+    : label_(std::move(label)), total_(total > 0 ? total : 1), out_(out),
+      terminal_(terminal), start_(Clock::now()), lastDraw_(start_) {
+  if (lineSeconds <= 0)
+    interval_ = Clock::duration::zero();
+  else if (terminal)
+    interval_ = std::chrono::milliseconds(100);
+  else
+    interval_ = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(lineSeconds));
+}
 
 void ProgressBar::update(int64_t done, const std::string &status) {
-  if (!enabled_)
+  if (interval_ == Clock::duration::zero())
     return;
-  const auto now = std::chrono::steady_clock::now();
-  if (drawn_ && done < total_ &&
-      now - lastDraw_ < std::chrono::milliseconds(100))
+  const auto now = Clock::now();
+  // The bar shows its first state and its last at once; a plain line only
+  // comes once an interval has passed (the app's epoch line ends a pass).
+  const bool due = now - lastDraw_ >= interval_ ||
+                   (terminal_ && (!drawn_ || done >= total_));
+  if (!due)
     return;
   lastDraw_ = now;
   drawn_ = true;
-  constexpr int kWidth = 30;
   const double fraction = double(done) / double(total_);
-  const int filled = int(fraction * kWidth + 0.5);
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double eta =
       done > 0 ? elapsed * double(total_ - done) / double(done) : 0;
-  std::string bar(size_t(filled), '#');
-  bar.resize(kWidth, '.');
-  std::fprintf(stderr, "\r\033[K%s [%s] %3.0f%%  %.0f s, eta %.0f s  %s",
-               label_.c_str(), bar.c_str(), 100 * fraction, elapsed, eta,
-               status.c_str());
-  std::fflush(stderr);
+  if (terminal_) {
+    constexpr int kWidth = 30;
+    std::string bar(size_t(fraction * kWidth + 0.5), '#');
+    bar.resize(kWidth, '.');
+    std::fprintf(out_, "\r\033[K%s [%s] %3.0f%%  %.0f s, eta %.0f s  %s",
+                 label_.c_str(), bar.c_str(), 100 * fraction, elapsed, eta,
+                 status.c_str());
+  } else {
+    std::fprintf(out_, "%s: %lld/%lld (%.0f%%), %.1f s, eta %.0f s%s%s\n",
+                 label_.c_str(), (long long)done, (long long)total_,
+                 100 * fraction, elapsed, eta, status.empty() ? "" : ", ",
+                 status.c_str());
+  }
+  std::fflush(out_);
 }
 
 void ProgressBar::finish() {
-  if (enabled_ && drawn_) {
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
+  if (terminal_ && drawn_) {
+    std::fputs("\r\033[K", out_);
+    std::fflush(out_);
   }
   drawn_ = false;
 }

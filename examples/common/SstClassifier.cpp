@@ -5,6 +5,7 @@
 #include "App.h"
 #include "Checkpoints.h"
 #include "Distributed.h"
+#include "Metrics.h"
 #include "Sst.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -128,6 +129,8 @@ int train(const SstModel &spec, const Options &options) {
           ? startDistributed(*model, optimizer, options.distributed)
           : nullptr;
   Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
+  MetricsLog metrics(options.metrics, options.metricsEvery,
+                     !dist || dist->isRoot());
   const SstSplits data = loadData(spec, options);
   if (dist)
     requireSameData(*dist, evaluationData(data));
@@ -144,6 +147,8 @@ int train(const SstModel &spec, const Options &options) {
   // runs after the update; see PassConfig::dist).
   SoftmaxCopy layerOfStep;
   EpochPlan plan;
+  plan.unit = {"loss/tree", /*perSample=*/true};
+  plan.metrics = &metrics;
   plan.startEpoch = [&] { trainRoots = devRoots = Accuracy(); };
   if (dist)
     plan.beforeStep = [&](cavs::Model &m) { layerOfStep = copySoftmax(m); };
@@ -158,6 +163,9 @@ int train(const SstModel &spec, const Options &options) {
     countPredictions(m, batch, spec.output, &devRoots, nullptr);
   };
   plan.score = [&](const PassStats &) { return devRoots.percent(); };
+  plan.figures = [&](const PassStats &, bool training) -> Figures {
+    return {{"accuracy", (training ? trainRoots : devRoots).percent()}};
+  };
   plan.report = [&](int32_t epoch, const PassStats &stats,
                     const PassStats &dev) {
     std::printf("epoch %d/%d: loss/tree %.4f, train root acc %.2f%%, dev "

@@ -39,6 +39,17 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
               "run on cpu (default), cuda, cuda:N or auto (a GPU if there is "
               "one)",
               &options.device);
+  parser.text("--metrics", "FILE",
+              "write the training curves to FILE, a JSON line per epoch "
+              "(examples/README.md)",
+              &options.metrics);
+  parser.integer("--metrics-every",
+                 "also a --metrics line every N training steps, 0 for none",
+                 &options.metricsEvery, 0, kInt32Max);
+  parser.number("--progress-every",
+                "seconds between progress lines on stderr when it is not a "
+                "terminal (a bar when it is), 0 for no progress",
+                &options.progressEvery);
 }
 
 std::string describeTraining(const TrainOptions &options,

@@ -1,8 +1,9 @@
 //===- TrainOptions.h - the flags every training app has --------*- C++ -*-===//
 //
 // --epochs, --batch, --lr, --clip, --seed, --threads, --max-train,
-// --eval-batch, --checkpoint and --resume mean the same in every app; an app
-// sets its own defaults in the struct before registering them.
+// --eval-batch, --checkpoint, --resume, --device, --metrics, --metrics-every
+// and --progress-every mean the same in every app; an app sets its own
+// defaults in the struct before registering them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_EXAMPLES_TRAINOPTIONS_H
@@ -43,6 +44,13 @@ struct TrainOptions {
   std::string resume;
   /// Where the model runs: cpu, cuda, cuda:N or auto (SST classifiers).
   std::string device = "cpu";
+  /// Where the training curves go as JSON lines (Metrics.h); empty: nowhere.
+  std::string metrics;
+  /// A metrics line every N optimizer steps too; 0: per epoch only.
+  int64_t metricsEvery = 0;
+  /// Seconds between progress lines when stderr is not a terminal; 0: no
+  /// progress at all (Progress.h).
+  double progressEvery = 10;
 };
 
 /// Registers the flags above; `unit` names a sample ("trees", "chains"),

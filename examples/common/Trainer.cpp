@@ -1,6 +1,7 @@
 //===- Trainer.cpp - the minibatch loops shared by the apps ---------------===//
 #include "Trainer.h"
 
+#include "Metrics.h"
 #include "Progress.h"
 #include "Random.h"
 #include "Resume.h"
@@ -55,7 +56,8 @@ PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
               const PassConfig &config) {
   PassStats stats;
   const auto start = Clock::now();
-  ProgressBar progress(config.label, config.label.empty() ? 0 : set.size());
+  ProgressBar progress(config.label, set.size(),
+                       config.label.empty() ? 0 : config.progressEvery);
   for (int32_t first = 0; first < set.size(); first += config.batchSize) {
     const int32_t count = std::min(config.batchSize, set.size() - first);
     const auto batchStart = Clock::now();
@@ -86,11 +88,13 @@ PassStats run(cavs::Model &model, cavs::Optimizer *optimizer,
     stats.vertices += batch.numVertices();
     stats.tasks += model.numTasks();
     ++stats.batches;
+    stats.seconds = secondsSince(start);
+    if (config.afterStep)
+      config.afterStep(stats);
     if (!config.label.empty()) {
-      char status[64];
-      std::snprintf(status, sizeof status, "loss/target %.3f",
-                    stats.lossPerTarget());
-      progress.update(first + count, status);
+      char loss[32];
+      std::snprintf(loss, sizeof loss, " %.3f", config.unit.of(stats));
+      progress.update(first + count, config.unit.name + loss);
     }
   }
   if (config.dist && !optimizer) {
@@ -135,9 +139,15 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     // One progress bar: rank 0's.
     if (!dist || dist->isRoot())
       config.label = "epoch " + std::to_string(epoch);
+    config.unit = plan.unit;
+    config.progressEvery = options.progressEvery;
     config.afterForward = plan.trainHook;
     config.dist = dist;
     config.beforeStep = plan.beforeStep;
+    if (plan.metrics)
+      config.afterStep = [&](const PassStats &sofar) {
+        plan.metrics->step(epoch, optimizer, plan.unit, sofar);
+      };
     const PassStats trained =
         trainEpoch(model, optimizer, train, shuffler.next(), config);
     PassConfig evalConfig;
@@ -156,6 +166,14 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                      dist);
     plan.report(epoch, trained, evaluated);
     std::fflush(stdout);
+    if (plan.metrics) {
+      const Figures none;
+      plan.metrics->epoch(
+          epoch, optimizer, plan.unit,
+          {"train", trained, plan.figures ? plan.figures(trained, true) : none},
+          {plan.evalSplit, evaluated,
+           plan.figures ? plan.figures(evaluated, false) : none});
+    }
   }
   if (checkpoints.enabled())
     std::printf("saved %s (last epoch) and %s (best, epoch %d): parameters, "

@@ -3,7 +3,8 @@
 // One epoch of training (batch assembly, forward in train mode, backward,
 // optimizer step) and one pass of inference over a SampleSet, with the
 // statistics every app reports: summed loss, loss targets, vertices,
-// batched tasks and the time per phase; and the epoch loop around them.
+// batched tasks and the time per phase; and the epoch loop around them,
+// which also writes the --metrics lines (Metrics.h).
 // Apps that need more per batch (an accuracy) pass a hook that runs right
 // after the forward pass, while the model's outputs belong to that batch.
 // With a cavs::dist::Trainer (--distributed, Distributed.h) every rank runs
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cavs_examples {
@@ -55,6 +57,24 @@ struct PassStats {
   double tasksPerBatch() const { return batches ? double(tasks) / batches : 0; }
 };
 
+/// The loss as an app states it, the same in its epoch lines, progress and
+/// --metrics: per sample ("loss/tree") or per target ("loss/word"), times
+/// `scale` (1 / ln 2 gives bits).
+struct LossUnit {
+  std::string name = "loss/target";
+  bool perSample = false;
+  double scale = 1;
+
+  double of(const PassStats &stats) const {
+    return scale * (perSample ? stats.lossPerSample() : stats.lossPerTarget());
+  }
+};
+
+class MetricsLog;
+/// Named figures of a split besides its loss and throughput, such as
+/// {"accuracy", 45.7} or {"perplexity", 120.3}.
+using Figures = std::vector<std::pair<std::string, double>>;
+
 /// Called after each forward pass with the batch it ran on.
 using BatchHook = std::function<void(cavs::Model &, const cavs::GraphBatch &)>;
 /// Called before each distributed training step.
@@ -64,8 +84,13 @@ struct PassConfig {
   int32_t batchSize = 1;
   /// Per-vertex attribute holding the loss target (counts PassStats::targets).
   std::string target = "label";
-  /// Progress bar label; none when empty.
+  /// Progress label; no progress when empty.
   std::string label;
+  /// What the progress shows of the loss so far.
+  LossUnit unit;
+  /// Seconds between progress lines when stderr is not a terminal; 0: no
+  /// progress (Progress.h).
+  double progressEvery = 10;
   BatchHook afterForward;
   /// Distributed training when set: training steps through the trainer
   /// (the loss is the global batch's), evaluation runs this rank's shard of
@@ -75,6 +100,8 @@ struct PassConfig {
   /// backward and update in one call, hence beforeStep.
   cavs::dist::Trainer *dist = nullptr;
   StepHook beforeStep;
+  /// Training: called after each step with the pass's figures so far.
+  std::function<void(const PassStats &sofar)> afterStep;
 };
 
 /// Trains one epoch over the samples `order` of `set`: one optimizer step
@@ -91,6 +118,15 @@ PassStats evaluate(cavs::Model &model, const SampleSet &set,
 struct EpochPlan {
   /// Per-vertex attribute holding the loss target.
   std::string target = "label";
+  /// The loss as the app reports it (progress and --metrics).
+  LossUnit unit;
+  /// What the evaluated split is called in --metrics ("dev", "test").
+  std::string evalSplit = "dev";
+  /// Where the --metrics lines go; none when null.
+  MetricsLog *metrics = nullptr;
+  /// The epoch's figures of the training pass or the evaluation for
+  /// --metrics (accuracy, perplexity); called after sumOverRanks.
+  std::function<Figures(const PassStats &pass, bool training)> figures;
   /// Called after every forward pass of training and of evaluation.
   BatchHook trainHook, evalHook;
   /// Called before each epoch (to reset what the hooks count).
@@ -112,10 +148,11 @@ struct EpochPlan {
 };
 
 /// options.epochs times: one epoch over `train` in a freshly shuffled
-/// order (seeded by options.seed), evaluation over `eval`, a checkpoint
-/// (when enabled), the report; at the end, which checkpoints were saved.
-/// With options.resume, first restores that checkpoint's run and trains
-/// only the epochs after it (Resume.h). `dist`: distributed training (see
+/// order (seeded by options.seed) with progress on stderr, evaluation over
+/// `eval`, a checkpoint (when enabled), the report and the metrics line
+/// (plan.metrics); at the end, which checkpoints were saved. With
+/// options.resume, first restores that checkpoint's run and trains only
+/// the epochs after it (Resume.h). `dist`: distributed training (see
 /// PassConfig::dist).
 void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const SampleSet &train, const SampleSet &eval,

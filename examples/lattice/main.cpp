@@ -12,6 +12,7 @@
 
 #include "App.h"
 #include "Checkpoints.h"
+#include "Metrics.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -38,6 +39,7 @@ double bits(double nats) { return nats / std::log(2.0); }
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
+  MetricsLog metrics(options.metrics, options.metricsEvery);
   const TextCorpus corpus =
       loadTextCorpus(options.source, options.maxTrain, /*spellTestWords=*/true);
   setUpThreads(options.threads);
@@ -69,6 +71,10 @@ int train(const Options &options) {
 
   EpochPlan plan;
   plan.target = "next";
+  plan.unit = {"bits/char", /*perSample=*/false, bits(1)};
+  plan.evalSplit = "test";
+  plan.metrics = &metrics;
+  plan.figures = perplexityFigures;
   plan.report = [&](int32_t epoch, const PassStats &stats,
                     const PassStats &test) {
     std::printf("epoch %d/%d: train %.4f bits/char, test %.4f bits/char "

@@ -14,6 +14,7 @@
 
 #include "App.h"
 #include "Checkpoints.h"
+#include "Metrics.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -71,6 +72,7 @@ void reportTest(cavs::Model &model, const SampleSet &testSet,
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
+  MetricsLog metrics(options.metrics, options.metricsEvery);
   const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain,
                                            /*spellTestWords=*/false, kDevEvery);
   setUpThreads(options.threads);
@@ -102,6 +104,9 @@ int train(const Options &options) {
 
   EpochPlan plan;
   plan.target = "next";
+  plan.unit = {"loss/word"};
+  plan.metrics = &metrics;
+  plan.figures = perplexityFigures;
   // Model selection on the dev loss (runEpochs' default score).
   plan.report = [&](int32_t epoch, const PassStats &stats,
                     const PassStats &dev) {

@@ -12,6 +12,7 @@
 #include "Accuracy.h"
 #include "App.h"
 #include "Checkpoints.h"
+#include "Metrics.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
 
@@ -45,6 +46,7 @@ double majorityPercent(const SampleSet &set) {
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
+  MetricsLog metrics(options.metrics, options.metricsEvery);
   setUpThreads(options.threads);
   const int32_t trainTrees =
       int32_t(options.maxTrain > 0
@@ -70,6 +72,15 @@ int train(const Options &options) {
 
   Accuracy trainAll, testAll, testRoots;
   EpochPlan plan;
+  plan.unit = {"loss/vertex"};
+  plan.evalSplit = "test";
+  plan.metrics = &metrics;
+  plan.figures = [&](const PassStats &, bool training) -> Figures {
+    if (training)
+      return {{"accuracy", trainAll.percent()}};
+    return {{"accuracy", testAll.percent()},
+            {"root_accuracy", testRoots.percent()}};
+  };
   plan.startEpoch = [&] { trainAll = testAll = testRoots = Accuracy(); };
   plan.trainHook = [&](cavs::Model &m, const cavs::GraphBatch &batch) {
     countPredictions(m, batch, "h", nullptr, &trainAll);

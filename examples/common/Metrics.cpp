@@ -1,0 +1,104 @@
+//===- Metrics.cpp - training curves as JSON lines (--metrics) ------------===//
+#include "Metrics.h"
+
+#include "ArgParser.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace cavs_examples {
+
+namespace {
+/// Per second; NaN (null) for a pass that took no measurable time.
+double rate(double count, double seconds) {
+  return seconds > 0 ? count / seconds : NAN;
+}
+
+/// A split's object: its loss in the app's unit, sizes and throughput,
+/// for a training pass the seconds per phase, then the app's figures.
+JsonObject splitObject(const PassStats &stats, const LossUnit &unit,
+                       const Figures &figures, bool training) {
+  JsonObject split;
+  split.number("loss", unit.of(stats))
+      .integer("samples", stats.samples)
+      .integer("targets", stats.targets)
+      .integer("vertices", stats.vertices)
+      .number("seconds", stats.seconds)
+      .number("samples_per_second", rate(stats.samples, stats.seconds))
+      .number("vertices_per_second",
+              rate(double(stats.vertices), stats.seconds))
+      .number("tasks_per_batch", stats.tasksPerBatch());
+  if (training) {
+    JsonObject phases;
+    phases.number("forward", stats.forward)
+        .number("backward", stats.backward)
+        .number("update", stats.update)
+        .number("batching", stats.batching)
+        .number("exchange", stats.exchange);
+    split.object("phases", phases);
+  }
+  for (const auto &[name, value] : figures)
+    split.number(name, value);
+  return split;
+}
+} // namespace
+
+MetricsLog::MetricsLog(std::string path, int64_t everySteps, bool writer)
+    : path_(std::move(path)), everySteps_(everySteps) {
+  if (path_.empty() || !writer)
+    return;
+  file_.reset(std::fopen(path_.c_str(), "w"));
+  if (!file_)
+    throw UsageError("--metrics " + path_ +
+                     ": cannot write: " + std::strerror(errno));
+}
+
+JsonObject MetricsLog::head(const char *event, int32_t epoch,
+                            const cavs::Optimizer &optimizer,
+                            const LossUnit &unit) const {
+  JsonObject line;
+  line.text("event", event)
+      .integer("epoch", epoch)
+      .integer("step", optimizer.stepCount())
+      .number("wall_seconds", secondsSince(start_))
+      .number("lr", optimizer.options().learning_rate)
+      .text("loss_unit", unit.name);
+  return line;
+}
+
+void MetricsLog::step(int32_t epoch, const cavs::Optimizer &optimizer,
+                      const LossUnit &unit, const PassStats &train) {
+  if (!enabled() || everySteps_ <= 0 ||
+      optimizer.stepCount() % everySteps_ != 0)
+    return;
+  write(head("step", epoch, optimizer, unit)
+            .object("train", splitObject(train, unit, {}, true)));
+}
+
+void MetricsLog::epoch(int32_t epoch, const cavs::Optimizer &optimizer,
+                       const LossUnit &unit, const Split &train,
+                       const Split &eval) {
+  if (!enabled())
+    return;
+  write(head("epoch", epoch, optimizer, unit)
+            .object(train.name,
+                    splitObject(train.stats, unit, train.figures, true))
+            .object(eval.name,
+                    splitObject(eval.stats, unit, eval.figures, false)));
+}
+
+void MetricsLog::write(const JsonObject &line) {
+  const std::string text = line.str() + "\n";
+  if (std::fputs(text.c_str(), file_.get()) < 0 ||
+      std::fflush(file_.get()) != 0)
+    throw std::runtime_error("--metrics " + path_ +
+                             ": write failed: " + std::strerror(errno));
+}
+
+Figures perplexityFigures(const PassStats &pass, bool) {
+  return {{"perplexity", std::exp(pass.lossPerTarget())}};
+}
+
+} // namespace cavs_examples
