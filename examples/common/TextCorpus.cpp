@@ -33,10 +33,10 @@ TextCorpus loadTextCorpus(const DataSource &source, int64_t maxTrain,
   corpus.vocab.add("<unk>");
   std::vector<Sentence> valid =
       load(dir / "valid.txt", corpus.vocab, cavs::WordPolicy::grow());
-  for (size_t i = 0; i < valid.size(); ++i)
-    (devEvery > 0 && (i + 1) % size_t(devEvery) == 0 ? corpus.dev
-                                                      : corpus.train)
-        .push_back(std::move(valid[i]));
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const bool dev = devEvery > 0 && (i + 1) % size_t(devEvery) == 0;
+    (dev ? corpus.dev : corpus.train).push_back(std::move(valid[i]));
+  }
   corpus.test =
       load(dir / "test.txt", corpus.vocab,
            spellTestWords ? cavs::WordPolicy::grow()
