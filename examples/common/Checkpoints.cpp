@@ -30,23 +30,33 @@ Checkpoints::Checkpoints(std::string path, bool writer)
       throw UsageError(flag + "'" + file + "' is a directory");
 }
 
+void Checkpoints::resume(const RunState &state) {
+  bestEpoch_ = state.bestEpoch;
+  bestScore_ = state.bestScore;
+}
+
 void Checkpoints::save(cavs::Model &model, const cavs::Optimizer &optimizer,
-                       int32_t epoch, double score,
+                       RunState state, double score,
                        cavs::dist::Trainer *dist) {
   if (!enabled())
     return;
+  const bool best = bestEpoch_ == 0 || score > bestScore_;
+  if (best) {
+    bestScore_ = score;
+    bestEpoch_ = state.epoch;
+  }
+  state.bestEpoch = bestEpoch_;
+  state.bestScore = bestScore_;
+  const cavs::TrainState record = toRecord(state);
   auto write = [&](const std::string &path) {
     if (dist)
-      dist->save(path);
+      dist->save(path, &record);
     else
-      model.save(path, &optimizer);
+      model.save(path, &optimizer, &record);
   };
   write(path_);
-  if (bestEpoch_ == 0 || score > bestScore_) {
-    bestScore_ = score;
-    bestEpoch_ = epoch;
+  if (best)
     write(bestPath());
-  }
 }
 
 } // namespace cavs_examples

@@ -1,12 +1,16 @@
 //===- Checkpoints.h - per-epoch checkpoints and the best one ---*- C++ -*-===//
 //
-// After every epoch the model and its optimizer state go to PATH, and to
-// PATH.best when the epoch's validation score is the best so far (model
-// selection on dev, as in Tai et al.). Disabled for an empty path.
+// After every epoch the model, its optimizer state and the run's state
+// (Resume.h) go to PATH, and to PATH.best when the epoch's validation score
+// is the best so far (model selection on dev, as in Tai et al.). A resumed
+// run continues the best score of the run it resumes. Disabled for an
+// empty path.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_EXAMPLES_CHECKPOINTS_H
 #define CAVS_EXAMPLES_CHECKPOINTS_H
+
+#include "Resume.h"
 
 #include "cavs/dist.hpp"
 #include "cavs/runtime.hpp"
@@ -29,11 +33,15 @@ public:
   std::string bestPath() const { return path_ + ".best"; }
   int32_t bestEpoch() const { return bestEpoch_; }
 
-  /// Saves epoch `epoch`; `score` (higher is better) picks the best one.
+  /// Continues the best epoch and score of a resumed run.
+  void resume(const RunState &state);
+
+  /// Saves epoch `state.epoch` with the run's state, whose best epoch and
+  /// score it fills in; `score` (higher is better) picks the best one.
   /// With a distributed trainer rank 0 writes (a collective: every rank
   /// must call it with the same score).
-  void save(cavs::Model &model, const cavs::Optimizer &optimizer, int32_t epoch,
-            double score, cavs::dist::Trainer *dist = nullptr);
+  void save(cavs::Model &model, const cavs::Optimizer &optimizer,
+            RunState state, double score, cavs::dist::Trainer *dist = nullptr);
 
 private:
   std::string path_;

@@ -52,6 +52,8 @@ public:
     }
     return order_;
   }
+  /// The splitmix64 counter: where the next shuffle starts.
+  uint64_t state() const { return state_; }
 
 private:
   std::vector<int32_t> order_;

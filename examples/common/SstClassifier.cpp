@@ -104,6 +104,8 @@ std::vector<SharedData> evaluationData(const SstSplits &data) {
 int evaluateOnly(const SstModel &spec, const Options &options) {
   if (options.distributed.enabled)
     throw UsageError("--evaluate runs in one process; drop --distributed");
+  if (!options.resume.empty())
+    throw UsageError("--evaluate does not train; drop --resume");
   const SstSplits data = loadData(spec, options);
   restoreAndTest(spec, options.evaluate, "--evaluate", options, data);
   return 0;

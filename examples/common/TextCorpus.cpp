@@ -23,16 +23,20 @@ std::vector<Sentence> load(const std::filesystem::path &path,
 } // namespace
 
 TextCorpus loadTextCorpus(const DataSource &source, int64_t maxTrain,
-                          bool spellTestWords) {
+                          bool spellTestWords, int32_t devEvery) {
   const std::filesystem::path dir = resolveData(
       source, {"valid.txt", "test.txt"}, "PTB", [](const std::string &folder) {
         writeSyntheticText(folder, /*seed=*/1994);
       });
-  TextCorpus corpus{dir.string(), cavs::Vocab(), {}, {}};
+  TextCorpus corpus{dir.string(), cavs::Vocab(), {}, {}, {}};
   corpus.vocab.add("<eos>");
   corpus.vocab.add("<unk>");
-  corpus.train =
+  std::vector<Sentence> valid =
       load(dir / "valid.txt", corpus.vocab, cavs::WordPolicy::grow());
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const bool dev = devEvery > 0 && (i + 1) % size_t(devEvery) == 0;
+    (dev ? corpus.dev : corpus.train).push_back(std::move(valid[i]));
+  }
   corpus.test =
       load(dir / "test.txt", corpus.vocab,
            spellTestWords ? cavs::WordPolicy::grow()

@@ -3,9 +3,10 @@
 // The language-model apps (lm, lattice) read Penn Treebank text, one
 // sentence per line. Only PTB's valid.txt and test.txt are available here
 // (../shared/data/ptb), so the apps train on valid.txt and evaluate on
-// test.txt. The vocabulary comes from the training text, after two
+// test.txt; an app that selects its best epoch holds out part of
+// valid.txt as a dev split. The vocabulary comes from valid.txt, after two
 // reserved words: <eos> (id 0, the end of a sentence) and <unk> (id 1,
-// which test words missing from the training text map to).
+// which test words missing from valid.txt map to).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_EXAMPLES_TEXTCORPUS_H
@@ -28,17 +29,20 @@ struct TextCorpus {
   /// The folder read.
   std::string dir;
   cavs::Vocab vocab;
-  std::vector<Sentence> train, test;
+  /// dev: held out of valid.txt (empty unless asked for).
+  std::vector<Sentence> train, dev, test;
 };
 
 /// Loads valid.txt (training) and test.txt from `source`, or the synthetic
-/// sample of SyntheticText.h. `maxTrain` > 0 keeps that many training
-/// sentences (the vocabulary still covers all of them). With
-/// `spellTestWords`, test words missing from the training text are added to
-/// the vocabulary instead of becoming <unk>: for models that read the
+/// sample of SyntheticText.h. With `devEvery` > 0 every devEvery-th
+/// sentence of valid.txt (the devEvery-th, the 2 devEvery-th, ...) goes to
+/// `dev` instead of `train`. `maxTrain` > 0 then keeps that many training
+/// sentences. The vocabulary covers all of valid.txt. With
+/// `spellTestWords`, test words missing from valid.txt are added to the
+/// vocabulary instead of becoming <unk>: for models that read the
 /// characters of words, never the word ids.
 TextCorpus loadTextCorpus(const DataSource &source, int64_t maxTrain,
-                          bool spellTestWords = false);
+                          bool spellTestWords = false, int32_t devEvery = 0);
 
 /// Registers --data and --synthetic for PTB text: `dataDir` by default,
 /// the synthetic sample generated into `syntheticDir`.

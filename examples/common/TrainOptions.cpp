@@ -28,8 +28,13 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
   parser.integer("--eval-batch", unit + " per batch when evaluating",
                  &options.evalBatchSize, 1, kInt32Max);
   parser.text("--checkpoint", "PATH",
-              "save parameters and optimizer state after each epoch",
+              "save parameters, optimizer and run state after each epoch "
+              "(and to PATH.best when the epoch is the best so far)",
               &options.checkpoint);
+  parser.text("--resume", "PATH",
+              "continue the run saved in checkpoint PATH up to --epochs "
+              "(same flags otherwise; hyperparameters come from PATH)",
+              &options.resume);
   parser.text("--device", "NAME",
               "run on cpu (default), cuda, cuda:N or auto (a GPU if there is "
               "one)",

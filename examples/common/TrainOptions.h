@@ -1,9 +1,9 @@
 //===- TrainOptions.h - the flags every training app has --------*- C++ -*-===//
 //
 // --epochs, --batch, --lr, --clip, --seed, --threads, --max-train,
-// --eval-batch, --checkpoint, --device, --metrics, --metrics-every and
-// --progress-every mean the same in every app; an app sets its own defaults
-// in the struct before registering them.
+// --eval-batch, --checkpoint, --resume, --device, --metrics, --metrics-every
+// and --progress-every mean the same in every app; an app sets its own
+// defaults in the struct before registering them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_EXAMPLES_TRAINOPTIONS_H
@@ -37,9 +37,11 @@ struct TrainOptions {
   double clip = 0;
   /// Samples per batch when evaluating.
   int32_t evalBatchSize = 500;
-  /// Where to save the parameters and optimizer state after each epoch;
-  /// empty: nowhere.
+  /// Where to save the parameters, optimizer state and run state after each
+  /// epoch; empty: nowhere.
   std::string checkpoint;
+  /// A checkpoint whose run to continue (Resume.h); empty: a new run.
+  std::string resume;
   /// Where the model runs: cpu, cuda, cuda:N or auto (SST classifiers).
   std::string device = "cpu";
   /// Where the training curves go as JSON lines (Metrics.h); empty: nowhere.

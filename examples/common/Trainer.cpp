@@ -4,6 +4,7 @@
 #include "Metrics.h"
 #include "Progress.h"
 #include "Random.h"
+#include "Resume.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -124,7 +125,12 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const TrainOptions &options, Checkpoints &checkpoints,
                const EpochPlan &plan, cavs::dist::Trainer *dist) {
   Shuffler shuffler(train.size(), options.seed);
-  for (int32_t epoch = 1; epoch <= options.epochs; ++epoch) {
+  RunState state = startingState(options, train.size(), shuffler);
+  if (!options.resume.empty()) {
+    state = resumeRun(model, optimizer, options, state, shuffler);
+    checkpoints.resume(state);
+  }
+  for (int32_t epoch = state.epoch + 1; epoch <= options.epochs; ++epoch) {
     if (plan.startEpoch)
       plan.startEpoch();
     PassConfig config;
@@ -152,7 +158,9 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     const PassStats evaluated = evaluate(model, eval, evalConfig);
     if (dist && plan.sumOverRanks)
       plan.sumOverRanks();
-    checkpoints.save(model, optimizer, epoch,
+    state.epoch = epoch;
+    state.shuffleState = shuffler.state();
+    checkpoints.save(model, optimizer, state,
                      plan.score ? plan.score(evaluated)
                                 : -evaluated.lossPerTarget(),
                      dist);
@@ -168,8 +176,8 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     }
   }
   if (checkpoints.enabled())
-    std::printf("saved %s (last epoch) and %s (best, epoch %d): parameters "
-                "and optimizer state\n",
+    std::printf("saved %s (last epoch) and %s (best, epoch %d): parameters, "
+                "optimizer and run state\n",
                 checkpoints.path().c_str(), checkpoints.bestPath().c_str(),
                 checkpoints.bestEpoch());
 }

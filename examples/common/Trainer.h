@@ -150,8 +150,10 @@ struct EpochPlan {
 /// options.epochs times: one epoch over `train` in a freshly shuffled
 /// order (seeded by options.seed) with progress on stderr, evaluation over
 /// `eval`, a checkpoint (when enabled), the report and the metrics line
-/// (plan.metrics); at the end, which checkpoints were saved.
-/// `dist`: distributed training (see PassConfig::dist).
+/// (plan.metrics); at the end, which checkpoints were saved. With
+/// options.resume, first restores that checkpoint's run and trains only
+/// the epochs after it (Resume.h). `dist`: distributed training (see
+/// PassConfig::dist).
 void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const SampleSet &train, const SampleSet &eval,
                const TrainOptions &options, Checkpoints &checkpoints,

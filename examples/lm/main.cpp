@@ -5,7 +5,9 @@
 // workloads: Var-LSTM (--mode=var, a chain per sentence) and Fixed-LSTM
 // (--mode=fixed, 64-step chains over the token stream); see Chains.h.
 // Only PTB's valid and test splits are available, so it trains on
-// valid.txt and reports perplexity on test.txt after every epoch.
+// valid.txt less a dev split (every 10th sentence), reports dev perplexity
+// after every epoch, selects the best epoch on it and reports test
+// perplexity once, at the end.
 //
 //===----------------------------------------------------------------------===//
 #include "Chains.h"
@@ -35,28 +37,62 @@ struct Options : TrainOptions {
   int32_t length = 64;
 };
 
+/// Every kDevEvery-th sentence of valid.txt is the dev split.
+constexpr int32_t kDevEvery = 10;
+
+/// `sentences` as the chains of options.mode.
+SampleSet chains(const std::vector<Sentence> &sentences,
+                 const Options &options) {
+  return options.mode == "fixed" ? lm::fixedChains(sentences, options.length)
+                                 : lm::sentenceChains(sentences);
+}
+
+/// Test perplexity, once: of the best dev epoch's checkpoint restored into
+/// a fresh model, or without checkpoints of the last epoch's model.
+void reportTest(cavs::Model &model, const SampleSet &testSet,
+                const Options &options, const Checkpoints &checkpoints) {
+  PassConfig config;
+  config.batchSize = options.evalBatchSize;
+  config.target = "next";
+  if (!checkpoints.enabled()) {
+    const PassStats test = evaluate(model, testSet, config);
+    std::printf("test loss/word %.4f, perplexity %.2f (last epoch; "
+                "--checkpoint selects the best dev epoch)\n",
+                test.lossPerTarget(), std::exp(test.lossPerTarget()));
+    return;
+  }
+  cavs_models::chainlstm restored(options.seed + 1);
+  restored.load(checkpoints.bestPath());
+  const PassStats test = evaluate(restored, testSet, config);
+  std::printf("restored %s (best dev, epoch %d) into a fresh model: test "
+              "loss/word %.4f, perplexity %.2f\n",
+              checkpoints.bestPath().c_str(), checkpoints.bestEpoch(),
+              test.lossPerTarget(), std::exp(test.lossPerTarget()));
+}
+
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
   MetricsLog metrics(options.metrics, options.metricsEvery);
-  const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain);
+  const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain,
+                                           /*spellTestWords=*/false, kDevEvery);
   setUpThreads(options.threads);
   const bool fixed = options.mode == "fixed";
-  const SampleSet trainSet = fixed
-                                 ? lm::fixedChains(corpus.train, options.length)
-                                 : lm::sentenceChains(corpus.train);
-  const SampleSet testSet = fixed ? lm::fixedChains(corpus.test, options.length)
-                                  : lm::sentenceChains(corpus.test);
-  if (trainSet.size() == 0 || testSet.size() == 0)
+  const SampleSet trainSet = chains(corpus.train, options);
+  const SampleSet devSet = chains(corpus.dev, options);
+  const SampleSet testSet = chains(corpus.test, options);
+  if (trainSet.size() == 0 || devSet.size() == 0 || testSet.size() == 0)
     throw UsageError("the text is shorter than one chain of " +
                      std::to_string(options.length) + " words");
-  std::printf("data: %s, training on valid.txt, testing on test.txt\n"
+  std::printf("data: %s, training on valid.txt but every %dth sentence (the "
+              "dev split), testing on test.txt\n"
               "  train %zu sentences (%lld words), %d %s chains (%lld "
-              "steps); test %d chains; vocabulary %d words\n",
-              corpus.dir.c_str(), corpus.train.size(),
+              "steps); dev %zu sentences, %d chains; test %d chains; "
+              "vocabulary %d words\n",
+              corpus.dir.c_str(), kDevEvery, corpus.train.size(),
               (long long)countWords(corpus.train), trainSet.size(),
               fixed ? "fixed-length" : "sentence",
-              (long long)trainSet.numVertices(), testSet.size(),
-              corpus.vocab.size());
+              (long long)trainSet.numVertices(), corpus.dev.size(),
+              devSet.size(), testSet.size(), corpus.vocab.size());
 
   cavs_models::chainlstm model(options.seed);
   requireRows(model, "embed", corpus.vocab.size(), "V");
@@ -69,20 +105,21 @@ int train(const Options &options) {
   EpochPlan plan;
   plan.target = "next";
   plan.unit = {"loss/word"};
-  plan.evalSplit = "test";
   plan.metrics = &metrics;
   plan.figures = perplexityFigures;
+  // Model selection on the dev loss (runEpochs' default score).
   plan.report = [&](int32_t epoch, const PassStats &stats,
-                    const PassStats &test) {
-    std::printf("epoch %d/%d: train loss/word %.4f (perplexity %.1f), test "
+                    const PassStats &dev) {
+    std::printf("epoch %d/%d: train loss/word %.4f (perplexity %.1f), dev "
                 "loss/word %.4f, perplexity %.2f; %.1f s, %.0f words/s, %.1f "
                 "tasks per batch\n",
                 epoch, options.epochs, stats.lossPerTarget(),
-                std::exp(stats.lossPerTarget()), test.lossPerTarget(),
-                std::exp(test.lossPerTarget()), stats.seconds,
+                std::exp(stats.lossPerTarget()), dev.lossPerTarget(),
+                std::exp(dev.lossPerTarget()), stats.seconds,
                 stats.targets / stats.seconds, stats.tasksPerBatch());
   };
-  runEpochs(model, optimizer, trainSet, testSet, options, checkpoints, plan);
+  runEpochs(model, optimizer, trainSet, devSet, options, checkpoints, plan);
+  reportTest(model, testSet, options, checkpoints);
   return 0;
 }
 
@@ -93,9 +130,11 @@ int main(int argc, char **argv) {
   ArgParser parser(
       "lm-train",
       "Trains the LSTM language model of examples/models/chainlstm.cavs on\n"
-      "Penn Treebank text (valid.txt; PTB's training split is not available)\n"
-      "and reports per-word loss and perplexity on test.txt: Var-LSTM (a\n"
-      "chain per sentence) or Fixed-LSTM (64-word chains).");
+      "Penn Treebank text (valid.txt but every 10th sentence, the dev split;\n"
+      "PTB's training split is not available), reports per-word loss and\n"
+      "perplexity on dev after every epoch and on test.txt at the end (with\n"
+      "--checkpoint: of the best dev epoch): Var-LSTM (a chain per sentence)\n"
+      "or Fixed-LSTM (64-word chains).");
   addTextDataOptions(parser, options.source, CAVS_EXAMPLE_DATA_DIR,
                      CAVS_EXAMPLE_SYNTHETIC_DIR);
   parser.choice("--mode",

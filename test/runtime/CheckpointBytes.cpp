@@ -88,6 +88,14 @@ std::string encodeCheckpoint(const CheckpointSpec &spec) {
       putTensors(body, slot.tensors);
     }
   }
+  if (spec.version >= 2) {
+    putU32(body, uint32_t(spec.trainState.size()));
+    for (const TrainFieldSpec &field : spec.trainState) {
+      putString(body, field.name);
+      putU32(body, field.type);
+      putU64(body, field.bits);
+    }
+  }
   body += spec.junk;
 
   std::string file = "CAVSCKPT";

@@ -36,9 +36,17 @@ struct SlotSpec {
   std::vector<TensorSpec> tensors;
 };
 
-/// A whole checkpoint; optimizer fields are used when optimizerKind != 0.
+/// A training-state field: type 1 (u64) or 2 (f64), the value's 8 bytes.
+struct TrainFieldSpec {
+  std::string name;
+  uint32_t type = 1;
+  uint64_t bits = 0;
+};
+
+/// A whole checkpoint; optimizer fields are used when optimizerKind != 0,
+/// the training state from version 2 on.
 struct CheckpointSpec {
-  uint32_t version = 1;
+  uint32_t version = 2;
   uint64_t signature = 0;
   std::string model;
   std::vector<TensorSpec> params;
@@ -46,6 +54,7 @@ struct CheckpointSpec {
   uint64_t stepCount = 0;
   std::vector<std::pair<std::string, double>> hyperparameters;
   std::vector<SlotSpec> slots;
+  std::vector<TrainFieldSpec> trainState;
   /// Bytes inserted before the checksum.
   std::string junk;
 };

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <functional>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -97,6 +98,29 @@ CheckpointSpec adamSpec() {
   return spec;
 }
 
+/// A training state with both types and values whose bits must survive.
+TrainState sampleState() {
+  TrainState state;
+  state.setU64("epoch", 3);
+  state.setF64("best_score", -0.0);
+  state.setU64("shuffle_state", ~uint64_t(0));
+  state.setF64("tiny", 4.9e-324);
+  return state;
+}
+
+/// The fields of sampleState() as the file has them, in order.
+std::vector<TrainFieldSpec> sampleStateSpec() {
+  auto bits = [](double value) {
+    uint64_t result;
+    std::memcpy(&result, &value, sizeof result);
+    return result;
+  };
+  return {{"epoch", 1, 3},
+          {"best_score", 2, bits(-0.0)},
+          {"shuffle_state", 1, ~uint64_t(0)},
+          {"tiny", 2, bits(4.9e-324)}};
+}
+
 class CheckpointTest : public TempDirTest {
 protected:
   std::string path(const std::string &name = "model.ckpt") const {
@@ -117,6 +141,17 @@ protected:
                   fragments);
     expectError([&] { loadCheckpoint(file, victim.params, victim.optimizer); },
                 status, fragments);
+    TrainState state;
+    state.setU64("epoch", 7);
+    expectError(
+        [&] {
+          check(cavs_checkpoint_load_with_state(
+              file.c_str(), victim.params.get(), victim.optimizer.get(),
+              state.get()));
+        },
+        status, fragments);
+    EXPECT_EQ(state.size(), 1);
+    EXPECT_EQ(state.u64("epoch"), 7u);
     EXPECT_EQ(toVector(victim.params.data()), before);
     EXPECT_EQ(victim.optimizer.stepCount(), 2);
     EXPECT_EQ(victim.optimizer.options().beta1, 0.8);
@@ -248,6 +283,112 @@ TEST_F(CheckpointTest, TensorOrderDoesNotMatter) {
   EXPECT_EQ(trained.optimizer.stepCount(), 2);
 }
 
+// Tests that a training state is written as documented and comes back
+// field by field, bit for bit, in order; a file without one empties the
+// state it loads into.
+TEST_F(CheckpointTest, TrainStateRoundTrip) {
+  Trained trained(OptimizerKind::Adam);
+  check(cavs_checkpoint_save_with_state(path("params.ckpt").c_str(),
+                                        trained.params.get(), nullptr,
+                                        sampleState().get()));
+  CheckpointSpec spec = paramsSpec(trained.params);
+  spec.trainState = sampleStateSpec();
+  EXPECT_EQ(readBytes(path("params.ckpt")), encodeCheckpoint(spec));
+
+  check(cavs_checkpoint_save_with_state(path().c_str(), trained.params.get(),
+                                        trained.optimizer.get(),
+                                        sampleState().get()));
+  Trained restored(OptimizerKind::Adam, 9);
+  TrainState state;
+  state.setU64("stale", 1);
+  ASSERT_EQ(
+      cavs_checkpoint_load_with_state(path().c_str(), restored.params.get(),
+                                      restored.optimizer.get(), state.get()),
+      CAVS_OK)
+      << cavs_last_error_message();
+  EXPECT_EQ(toVector(restored.params.data()), toVector(trained.params.data()));
+  ASSERT_EQ(state.size(), 4);
+  const char *names[] = {"epoch", "best_score", "shuffle_state", "tiny"};
+  for (int32_t i = 0; i < 4; ++i) {
+    const char *name = nullptr;
+    cavs_train_field_type type{};
+    ASSERT_EQ(cavs_train_state_field(state.get(), i, &name, &type), CAVS_OK);
+    EXPECT_STREQ(name, names[i]);
+    EXPECT_EQ(type, i % 2 ? CAVS_TRAIN_FIELD_F64 : CAVS_TRAIN_FIELD_U64);
+  }
+  EXPECT_EQ(state.u64("epoch"), 3u);
+  EXPECT_TRUE(std::signbit(state.f64("best_score")));
+  EXPECT_EQ(state.u64("shuffle_state"), ~uint64_t(0));
+  EXPECT_EQ(state.f64("tiny"), 4.9e-324);
+
+  // Parameters only, with a state: the file's state still comes back.
+  ParamStore inference(tinyModel().desc(), 7);
+  TrainState again;
+  ASSERT_EQ(cavs_checkpoint_load_with_state(path().c_str(), inference.get(),
+                                            nullptr, again.get()),
+            CAVS_OK);
+  EXPECT_EQ(again.size(), 4);
+
+  saveCheckpoint(path("plain.ckpt"), trained.params, trained.optimizer);
+  ASSERT_EQ(cavs_checkpoint_load_with_state(
+                path("plain.ckpt").c_str(), restored.params.get(),
+                restored.optimizer.get(), state.get()),
+            CAVS_OK);
+  EXPECT_EQ(state.size(), 0);
+}
+
+// Tests that a checkpoint of format version 1 (no training-state section),
+// as the runtimes before version 2 wrote it, still loads: parameters,
+// optimizer state, and an empty training state.
+TEST_F(CheckpointTest, LoadsVersion1) {
+  CheckpointSpec spec = adamSpec();
+  spec.version = 1;
+  writeBytes(path(), encodeCheckpoint(spec));
+  Trained trained(OptimizerKind::Adam);
+  TrainState state = sampleState();
+  ASSERT_EQ(
+      cavs_checkpoint_load_with_state(path().c_str(), trained.params.get(),
+                                      trained.optimizer.get(), state.get()),
+      CAVS_OK)
+      << cavs_last_error_message();
+  ParamStore expected(tinyModel().desc(), 3);
+  EXPECT_EQ(toVector(trained.params.data()), toVector(expected.data()));
+  EXPECT_EQ(trained.optimizer.stepCount(), 2);
+  EXPECT_EQ(state.size(), 0);
+  ParamStore inference(tinyModel().desc(), 7);
+  loadCheckpoint(path(), inference);
+  EXPECT_EQ(toVector(inference.data()), toVector(expected.data()));
+}
+
+// Tests the training state's C ABI: setting replaces by name (also the
+// type), getting checks name and type, bad arguments are refused.
+TEST(TrainState, CApi) {
+  TrainState state;
+  state.setU64("epoch", 1);
+  state.setF64("score", 0.5);
+  state.setF64("epoch", 2.5);
+  EXPECT_EQ(state.size(), 2);
+  EXPECT_EQ(state.f64("epoch"), 2.5);
+  expectError([&] { state.u64("epoch"); }, CAVS_ERROR_INVALID_ARGUMENT,
+              {"training-state field 'epoch' is a f64, not a u64"});
+  expectError([&] { state.f64("best"); }, CAVS_ERROR_INVALID_ARGUMENT,
+              {"the training state has no field 'best'"});
+  expectError([&] { state.setU64("", 1); }, CAVS_ERROR_INVALID_ARGUMENT,
+              {"a training-state field needs a name"});
+  const char *name = nullptr;
+  cavs_train_field_type type{};
+  EXPECT_EQ(cavs_train_state_field(state.get(), 2, &name, &type),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(cavs_last_error_message(),
+               "training-state field 2 does not exist (the state has 2)");
+  EXPECT_EQ(cavs_train_state_set_u64(nullptr, "x", 1),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(cavs_train_state_get_u64(state.get(), "x", nullptr),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(cavs_train_state_num_fields(nullptr), 0);
+  EXPECT_EQ(cavs_train_state_create(nullptr), CAVS_ERROR_INVALID_ARGUMENT);
+}
+
 // Tests optimizer-state mismatches: none in the file, or another kind.
 TEST_F(CheckpointTest, OptimizerStateMustMatch) {
   ParamStore params(tinyModel().desc(), 1);
@@ -273,10 +414,11 @@ TEST_F(CheckpointTest, RejectsOtherFiles) {
                   {"'" + path() + "' is not a cavs checkpoint (bad magic)"});
 
   CheckpointSpec spec = adamSpec();
-  spec.version = 2;
+  spec.version = 3;
   expectSpecFails(spec, CAVS_ERROR_UNSUPPORTED,
                   {"checkpoint '" + path() +
-                   "' has format version 2; this runtime reads version 1"});
+                   "' has format version 3; this runtime reads versions 1 "
+                   "to 2"});
   spec.version = 0;
   expectSpecFails(spec, CAVS_ERROR_PARSE, {"has format version 0"});
 
@@ -440,6 +582,24 @@ TEST_F(CheckpointTest, RejectsMalformedContent) {
        "Adam state slot 'mean' should be 'm'"},
       {[](CheckpointSpec &s) { s.junk = "xy"; }, CAVS_ERROR_PARSE,
        "2 unexpected bytes before the checksum"},
+      {[](CheckpointSpec &s) {
+         s.trainState = {{"", 1, 0}};
+       },
+       CAVS_ERROR_PARSE, "a training-state field has an empty name"},
+      {[](CheckpointSpec &s) {
+         s.trainState = {{"epoch", 1, 1}, {"epoch", 1, 2}};
+       },
+       CAVS_ERROR_PARSE, "training-state field 'epoch' appears twice"},
+      {[](CheckpointSpec &s) {
+         s.trainState = {{"epoch", 3, 1}};
+       },
+       CAVS_ERROR_PARSE, "training-state field 'epoch' has the unknown type 3"},
+      // Version 1 has no training-state section: its count is stray bytes.
+      {[](CheckpointSpec &s) {
+         s.version = 1;
+         s.junk = std::string(4, '\0');
+       },
+       CAVS_ERROR_PARSE, "4 unexpected bytes before the checksum"},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.message);
@@ -453,7 +613,9 @@ TEST_F(CheckpointTest, RejectsMalformedContent) {
 // at its length, leaving the model untouched.
 TEST_F(CheckpointTest, TruncatedAtEveryOffset) {
   Trained trained(OptimizerKind::Adam);
-  saveCheckpoint(path("full.ckpt"), trained.params, trained.optimizer);
+  check(cavs_checkpoint_save_with_state(
+      path("full.ckpt").c_str(), trained.params.get(), trained.optimizer.get(),
+      sampleState().get()));
   const std::string bytes = readBytes(path("full.ckpt"));
   ASSERT_GT(bytes.size(), 1000u);
   Trained victim(OptimizerKind::Sgd);
@@ -479,7 +641,9 @@ TEST_F(CheckpointTest, TruncatedAtEveryOffset) {
 // length by their own checks, everywhere else by the checksum.
 TEST_F(CheckpointTest, FlippedByteAtEveryOffset) {
   Trained trained(OptimizerKind::Adagrad);
-  saveCheckpoint(path("full.ckpt"), trained.params, trained.optimizer);
+  check(cavs_checkpoint_save_with_state(
+      path("full.ckpt").c_str(), trained.params.get(), trained.optimizer.get(),
+      sampleState().get()));
   const std::string bytes = readBytes(path("full.ckpt"));
   Trained victim(OptimizerKind::Adagrad, 5);
   const std::vector<float> before = toVector(victim.params.data());

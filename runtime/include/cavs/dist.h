@@ -34,6 +34,7 @@
 #ifndef CAVS_DIST_H
 #define CAVS_DIST_H
 
+#include "cavs/checkpoint.h"
 #include "cavs/instance.h"
 
 CAVS_EXTERN_C_BEGIN
@@ -169,6 +170,12 @@ CAVS_API cavs_status cavs_dist_trainer_allgather(cavs_dist_trainer *trainer,
 /// Collective.
 CAVS_API cavs_status cavs_dist_trainer_save(cavs_dist_trainer *trainer,
                                             const char *path);
+
+/// cavs_dist_trainer_save with rank 0's `state` (may be NULL) as the
+/// checkpoint's training state (cavs_checkpoint_save_with_state). Collective.
+CAVS_API cavs_status cavs_dist_trainer_save_with_state(
+    cavs_dist_trainer *trainer, const char *path,
+    const cavs_train_state *state);
 
 /// What the last step did.
 typedef struct cavs_dist_stats {

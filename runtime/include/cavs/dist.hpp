@@ -105,9 +105,11 @@ public:
       texts.emplace_back(all.data() + r * width, lengths[r]);
     return texts;
   }
-  /// Rank 0 writes the checkpoint; throws on every rank if it failed.
-  void save(const std::string &path) {
-    check(cavs_dist_trainer_save(get(), path.c_str()));
+  /// Rank 0 writes the checkpoint (with its training state `state`);
+  /// throws on every rank if it failed.
+  void save(const std::string &path, const TrainState *state = nullptr) {
+    check(cavs_dist_trainer_save_with_state(get(), path.c_str(),
+                                            state ? state->get() : nullptr));
   }
   cavs_dist_stats lastStats() const {
     return cavs_dist_trainer_last_stats(get());

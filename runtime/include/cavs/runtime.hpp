@@ -576,6 +576,42 @@ private:
   detail::Owned<cavs_optimizer, cavs_optimizer_destroy> handle_;
 };
 
+/// The state of a training run that a checkpoint carries (cavs_train_state):
+/// named u64 and f64 fields the application defines.
+class TrainState {
+public:
+  TrainState() {
+    cavs_train_state *state = nullptr;
+    check(cavs_train_state_create(&state));
+    handle_.reset(state);
+  }
+  void setU64(const std::string &name, uint64_t value) {
+    check(cavs_train_state_set_u64(get(), name.c_str(), value));
+  }
+  void setF64(const std::string &name, double value) {
+    check(cavs_train_state_set_f64(get(), name.c_str(), value));
+  }
+  /// The value of field `name`; throws when it is missing or of the other
+  /// type.
+  uint64_t u64(const std::string &name) const {
+    uint64_t value = 0;
+    check(cavs_train_state_get_u64(get(), name.c_str(), &value));
+    return value;
+  }
+  double f64(const std::string &name) const {
+    double value = 0;
+    check(cavs_train_state_get_f64(get(), name.c_str(), &value));
+    return value;
+  }
+  /// The number of fields; 0 after loading a checkpoint without a state.
+  int32_t size() const { return cavs_train_state_num_fields(get()); }
+
+  cavs_train_state *get() const { return handle_.get(); }
+
+private:
+  detail::Owned<cavs_train_state, cavs_train_state_destroy> handle_;
+};
+
 /// An instance of a compiled model (cavs_model): its parameters, gradients
 /// and execution buffers. `def` is the generated library's definition.
 class Model {
@@ -682,15 +718,21 @@ public:
   int32_t numTasks() const { return cavs_model_last_num_tasks(get()); }
   int32_t numLevels() const { return cavs_model_last_num_levels(get()); }
 
-  /// Saves the parameters (and the optimizer's state) atomically.
-  void save(const std::string &path, const Optimizer *optimizer = nullptr) {
-    check(cavs_checkpoint_save(path.c_str(), params(),
-                               optimizer ? optimizer->get() : nullptr));
+  /// Saves the parameters (and the optimizer's state, and the training
+  /// state) atomically.
+  void save(const std::string &path, const Optimizer *optimizer = nullptr,
+            const TrainState *state = nullptr) {
+    check(cavs_checkpoint_save_with_state(
+        path.c_str(), params(), optimizer ? optimizer->get() : nullptr,
+        state ? state->get() : nullptr));
   }
-  /// Loads the parameters (and restores the optimizer).
-  void load(const std::string &path, Optimizer *optimizer = nullptr) {
-    check(cavs_checkpoint_load(path.c_str(), params(),
-                               optimizer ? optimizer->get() : nullptr));
+  /// Loads the parameters (and restores the optimizer, and replaces `state`
+  /// with the checkpoint's training state).
+  void load(const std::string &path, Optimizer *optimizer = nullptr,
+            TrainState *state = nullptr) {
+    check(cavs_checkpoint_load_with_state(
+        path.c_str(), params(), optimizer ? optimizer->get() : nullptr,
+        state ? state->get() : nullptr));
   }
   /// Writes the parameters to a safetensors file atomically.
   void saveSafetensors(const std::string &path) const {

@@ -181,10 +181,16 @@ cavs_status cavs_dist_trainer_allgather(cavs_dist_trainer *trainer,
 
 cavs_status cavs_dist_trainer_save(cavs_dist_trainer *trainer,
                                    const char *path) {
+  return cavs_dist_trainer_save_with_state(trainer, path, nullptr);
+}
+
+cavs_status cavs_dist_trainer_save_with_state(cavs_dist_trainer *trainer,
+                                              const char *path,
+                                              const cavs_train_state *state) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(requireTrainer(trainer));
     CAVS_RETURN_IF_ERROR(requireNonNull(path, "path"));
-    return trainer->impl->save(path);
+    return trainer->impl->save(path, state);
   });
 }
 

@@ -8,6 +8,7 @@
 #ifndef CAVS_RUNTIME_API_HANDLES_H
 #define CAVS_RUNTIME_API_HANDLES_H
 
+#include "checkpoint/TrainState.h"
 #include "exec/Instance.h"
 #include "graph/GraphBatch.h"
 #include "graph/Vocab.h"

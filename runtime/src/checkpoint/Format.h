@@ -3,8 +3,8 @@
 // The byte layout is specified in docs/runtime.md ("Checkpoint file
 // format"): little-endian fixed-width fields, a fixed header (magic,
 // version, file length, model signature), the model name, parameter tensor
-// records, optional optimizer state and a trailing CRC-32C of everything
-// before it.
+// records, optional optimizer state, (from version 2) the optional training
+// state and a trailing CRC-32C of everything before it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_CHECKPOINT_FORMAT_H
@@ -21,8 +21,11 @@ namespace cavs::runtime::checkpoint {
 
 /// The first 8 bytes of every checkpoint.
 inline constexpr char kMagic[8] = {'C', 'A', 'V', 'S', 'C', 'K', 'P', 'T'};
-/// The version this runtime writes and reads.
-inline constexpr uint32_t kFormatVersion = 1;
+/// The version this runtime writes; it reads every version from
+/// kOldestFormatVersion on.
+inline constexpr uint32_t kFormatVersion = 2;
+/// Version 1 has no training-state section.
+inline constexpr uint32_t kOldestFormatVersion = 1;
 /// Magic (8), version (u32), file length (u64), model signature (u64).
 inline constexpr uint64_t kFixedHeaderSize = 28;
 /// Offsets of the fixed header fields.
@@ -36,6 +39,8 @@ inline constexpr uint32_t kDtypeF32 = 1;
 /// The optimizer-kind field of a checkpoint without optimizer state; other
 /// values are cavs_optimizer_kind.
 inline constexpr uint32_t kNoOptimizer = 0;
+/// The first version with the training-state section.
+inline constexpr uint32_t kTrainStateVersion = 2;
 
 } // namespace cavs::runtime::checkpoint
 

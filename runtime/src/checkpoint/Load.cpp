@@ -7,7 +7,8 @@
 // that differs (or, when none does, the state width): the same model
 // compiled with other sizes keeps its name, so the signatures alone would
 // not tell what changed. Restoring starts only when all of that passed and
-// the new optimizer state is allocated, so a failure changes nothing.
+// the new optimizer state and training state are allocated, so a failure
+// changes nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/Checkpoint.h"
@@ -89,7 +90,7 @@ Status checkOptimizerKind(const std::string &path, const Contents &contents,
 } // namespace
 
 Status loadCheckpoint(const std::string &path, ParamStore &params,
-                      Optimizer *optimizer) {
+                      Optimizer *optimizer, TrainState *state) {
   const ModelLayout &layout = params.layout();
   if (optimizer)
     CAVS_RETURN_IF_ERROR(
@@ -134,7 +135,12 @@ Status loadCheckpoint(const std::string &path, ParamStore &params,
   if (optimizer)
     for (const std::vector<const unsigned char *> &data : slotData)
       copyTensors(layout, data, slots.emplace_back(layout.size()).data());
+  TrainState restored;
+  for (const TrainFieldRecord &field : contents.trainState)
+    CAVS_RETURN_IF_ERROR(restored.set(field.name, field.type, field.bits));
   copyTensors(layout, paramData, params.data());
+  if (state)
+    state->swap(restored);
   if (optimizer)
     optimizer->restore(contents.optimizer->options,
                        contents.optimizer->stepCount, std::move(slots));

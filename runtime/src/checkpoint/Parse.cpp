@@ -12,6 +12,7 @@
 
 #include "checkpoint/Crc32c.h"
 #include "checkpoint/Format.h"
+#include "checkpoint/TrainState.h"
 #include "optim/Options.h"
 #include "params/ModelLayout.h"
 #include "support/Excerpt.h"
@@ -36,6 +37,8 @@ public:
   RecordParser(const std::string &path, const unsigned char *data,
                uint64_t begin, uint64_t end)
       : path_(path), data_(data), pos_(begin), end_(end) {}
+
+  /// Fills `out` after its version and signature.
 
   Status contents(Contents &out);
 
@@ -80,6 +83,7 @@ private:
   Status optimizer(uint32_t kind, OptimizerRecord &out);
   Status hyperparameters(OptimizerRecord &out);
   Status slots(OptimizerRecord &out);
+  Status trainState(std::vector<TrainFieldRecord> &out);
 
   const std::string &path_;
   const unsigned char *data_;
@@ -194,6 +198,31 @@ Status RecordParser::optimizer(uint32_t kind, OptimizerRecord &out) {
   return slots(out);
 }
 
+Status RecordParser::trainState(std::vector<TrainFieldRecord> &out) {
+  uint32_t count;
+  CAVS_RETURN_IF_ERROR(scalar(count, "the training-state field count"));
+  for (uint32_t i = 0; i < count; ++i) {
+    TrainFieldRecord field;
+    CAVS_RETURN_IF_ERROR(string(field.name, "a training-state field name"));
+    if (field.name.empty())
+      return malformed("a training-state field has an empty name");
+    if (std::any_of(out.begin(), out.end(), [&](const TrainFieldRecord &f) {
+          return f.name == field.name;
+        }))
+      return malformed("training-state field '{}' appears twice",
+                       excerpt(field.name));
+    uint32_t type;
+    CAVS_RETURN_IF_ERROR(scalar(type, "a training-state field type"));
+    if (!isTrainFieldType(type))
+      return malformed("training-state field '{}' has the unknown type {}",
+                       excerpt(field.name), type);
+    field.type = static_cast<cavs_train_field_type>(type);
+    CAVS_RETURN_IF_ERROR(scalar(field.bits, "a training-state field value"));
+    out.push_back(field);
+  }
+  return Status();
+}
+
 Status RecordParser::contents(Contents &out) {
   CAVS_RETURN_IF_ERROR(string(out.modelName, "the model name"));
   CAVS_RETURN_IF_ERROR(tensors(out.params));
@@ -201,6 +230,8 @@ Status RecordParser::contents(Contents &out) {
   CAVS_RETURN_IF_ERROR(scalar(kind, "the optimizer kind"));
   if (kind != kNoOptimizer)
     CAVS_RETURN_IF_ERROR(optimizer(kind, out.optimizer.emplace()));
+  if (out.version >= kTrainStateVersion)
+    CAVS_RETURN_IF_ERROR(trainState(out.trainState));
   if (pos_ != end_)
     return malformed("{} unexpected bytes before the checksum", end_ - pos_);
   return Status();
@@ -223,12 +254,12 @@ Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
                      "alone has {} bytes)",
                      path, size, kFixedHeaderSize);
   const uint32_t version = load<uint32_t>(data + kVersionOffset);
-  if (version != kFormatVersion)
+  if (version < kOldestFormatVersion || version > kFormatVersion)
     return makeError(version > kFormatVersion ? CAVS_ERROR_UNSUPPORTED
                                               : CAVS_ERROR_PARSE,
                      "checkpoint '{}' has format version {}; this runtime "
-                     "reads version {}",
-                     path, version, kFormatVersion);
+                     "reads versions {} to {}",
+                     path, version, kOldestFormatVersion, kFormatVersion);
   const uint64_t length = load<uint64_t>(data + kLengthOffset);
   if (length < kFixedHeaderSize + kChecksumSize)
     return makeError(CAVS_ERROR_PARSE,
@@ -254,6 +285,7 @@ Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
                      "{:#010x}, computed {:#010x})",
                      path, stored, crc.value());
   Contents contents;
+  contents.version = version;
   contents.signature = load<uint64_t>(data + kSignatureOffset);
   CAVS_RETURN_IF_ERROR(
       RecordParser(path, data, kFixedHeaderSize, end).contents(contents));

@@ -2,13 +2,14 @@
 //
 // parseCheckpoint checks everything a checkpoint says about itself (magic,
 // version, recorded length, checksum, record structure, optimizer
-// hyperparameters and slots) and returns views of its records; matching
-// them against a model is Load.cpp's job.
+// hyperparameters and slots, training-state fields) and returns views of
+// its records; matching them against a model is Load.cpp's job.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_CHECKPOINT_PARSE_H
 #define CAVS_RUNTIME_CHECKPOINT_PARSE_H
 
+#include "cavs/checkpoint.h"
 #include "cavs/optim.h"
 #include "support/ReadFile.h"
 
@@ -43,18 +44,31 @@ struct OptimizerRecord {
   std::vector<SlotRecord> slots;
 };
 
+/// A training-state field (cavs/checkpoint.h); `bits` holds the u64 or the
+/// f64's bit pattern.
+struct TrainFieldRecord {
+  std::string_view name;
+  cavs_train_field_type type = CAVS_TRAIN_FIELD_U64;
+  uint64_t bits = 0;
+};
+
 /// The records of a checkpoint.
 struct Contents {
+  uint32_t version = 0;
   uint64_t signature = 0;
   std::string_view modelName;
   std::vector<TensorRecord> params;
   std::optional<OptimizerRecord> optimizer;
+  /// Validated: names not empty and distinct, known types. Empty when the
+  /// file has no training state (or is of version 1).
+  std::vector<TrainFieldRecord> trainState;
 };
 
 /// Validates the bytes of the checkpoint file `path` and extracts its
 /// records. Fails with CAVS_ERROR_PARSE (bad magic, truncation, trailing
 /// bytes, checksum mismatch, malformed records) or CAVS_ERROR_UNSUPPORTED
-/// (newer version, unknown dtype).
+/// (newer version, unknown dtype). Reads every version from
+/// kOldestFormatVersion to kFormatVersion (Format.h).
 Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
                        Contents &out);
 

@@ -1,9 +1,9 @@
 //===- Save.cpp - writing checkpoints -------------------------------------===//
 //
-// One encoder writes the whole format to a sink; it runs twice, first into
-// a counter to learn the file length that the header records, then into the
-// temporary file while the checksum accumulates, so the length can never
-// disagree with the data.
+// One encoder writes the whole format (always the newest version) to a
+// sink; it runs twice, first into a counter to learn the file length that
+// the header records, then into the temporary file while the checksum
+// accumulates, so the length can never disagree with the data.
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/Checkpoint.h"
@@ -76,20 +76,10 @@ private:
   Sink &sink_;
 };
 
-/// Everything but the trailing checksum.
+/// The optimizer kind and, unless it is kNoOptimizer, the optimizer section.
 template <typename Sink>
-void encode(Sink &sink, uint64_t fileLength, const ParamStore &params,
-            const Optimizer *optimizer) {
-  Encoder<Sink> out(sink);
-  const ModelLayout &layout = params.layout();
-  out.bytes(kMagic, sizeof kMagic);
-  out.u32(kFormatVersion);
-  out.u64(fileLength);
-  out.u64(layout.signature());
-  out.string(layout.name());
-  out.u32(static_cast<uint32_t>(layout.numParams()));
-  for (int32_t i = 0; i < layout.numParams(); ++i)
-    out.tensor(layout.param(i), params.param(i));
+void encodeOptimizer(Encoder<Sink> &out, const ModelLayout &layout,
+                     const Optimizer *optimizer) {
   if (!optimizer) {
     out.u32(kNoOptimizer);
     return;
@@ -114,19 +104,51 @@ void encode(Sink &sink, uint64_t fileLength, const ParamStore &params,
   }
 }
 
+/// The training-state section: the field count (0 without a state), the
+/// fields.
+template <typename Sink>
+void encodeTrainState(Encoder<Sink> &out, const TrainState *state) {
+  const std::vector<TrainField> none;
+  const std::vector<TrainField> &fields = state ? state->fields() : none;
+  out.u32(static_cast<uint32_t>(fields.size()));
+  for (const TrainField &field : fields) {
+    out.string(field.name);
+    out.u32(static_cast<uint32_t>(field.type));
+    out.u64(field.bits);
+  }
+}
+
+/// Everything but the trailing checksum.
+template <typename Sink>
+void encode(Sink &sink, uint64_t fileLength, const ParamStore &params,
+            const Optimizer *optimizer, const TrainState *state) {
+  Encoder<Sink> out(sink);
+  const ModelLayout &layout = params.layout();
+  out.bytes(kMagic, sizeof kMagic);
+  out.u32(kFormatVersion);
+  out.u64(fileLength);
+  out.u64(layout.signature());
+  out.string(layout.name());
+  out.u32(static_cast<uint32_t>(layout.numParams()));
+  for (int32_t i = 0; i < layout.numParams(); ++i)
+    out.tensor(layout.param(i), params.param(i));
+  encodeOptimizer(out, layout, optimizer);
+  encodeTrainState(out, state);
+}
+
 } // namespace
 
 Status saveCheckpoint(const std::string &path, const ParamStore &params,
-                      const Optimizer *optimizer) {
+                      const Optimizer *optimizer, const TrainState *state) {
   if (optimizer)
     CAVS_RETURN_IF_ERROR(requireSameModel(params.layout(), optimizer->layout(),
                                           "the optimizer"));
   CountingSink counter;
-  encode(counter, 0, params, optimizer);
+  encode(counter, 0, params, optimizer, state);
   AtomicFileWriter file(path, "checkpoint");
   CAVS_RETURN_IF_ERROR(file.open());
   FileSink sink(file);
-  encode(sink, counter.size + kChecksumSize, params, optimizer);
+  encode(sink, counter.size + kChecksumSize, params, optimizer, state);
   CAVS_RETURN_IF_ERROR(sink.status());
   const uint32_t checksum = sink.checksum();
   CAVS_RETURN_IF_ERROR(file.write(&checksum, sizeof checksum));

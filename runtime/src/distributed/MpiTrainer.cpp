@@ -170,11 +170,11 @@ public:
     return comm_->wait("gathering the ranks' data");
   }
 
-  Status save(const char *path) override {
+  Status save(const char *path, const cavs_train_state *state) override {
     Status saved;
     if (rank() == 0)
-      saved = fromC(
-          cavs_checkpoint_save(path, cavs_model_params(model_), optimizer_));
+      saved = fromC(cavs_checkpoint_save_with_state(
+          path, cavs_model_params(model_), optimizer_, state));
     int32_t code = saved.code();
     CAVS_RETURN_IF_ERROR(comm_->postBroadcast(&code, sizeof(code), 0));
     CAVS_RETURN_IF_ERROR(comm_->wait("sharing the checkpoint's status"));

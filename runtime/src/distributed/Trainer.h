@@ -29,8 +29,9 @@ public:
   virtual Status allreduceSum(double *values, int32_t count) = 0;
   /// `bytes` from every rank, in rank order, into `out` (size() * bytes).
   virtual Status allgather(const void *data, int32_t bytes, void *out) = 0;
-  /// Rank 0 writes the checkpoint; every rank returns its status.
-  virtual Status save(const char *path) = 0;
+  /// Rank 0 writes the checkpoint with its `state` (may be null); every
+  /// rank returns its status.
+  virtual Status save(const char *path, const cavs_train_state *state) = 0;
   virtual const cavs_dist_stats &stats() const = 0;
   /// "MPI" or "NCCL": where the dense gradients are summed.
   virtual const char *denseSums() const = 0;

@@ -1,0 +1,129 @@
+//===- Resume.cpp - where a run stands, and --resume ----------------------===//
+#include "Resume.h"
+
+#include "ArgParser.h"
+
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace cavs_examples {
+
+namespace {
+
+// The fields of the record (examples/README.md, "Resuming a run").
+constexpr const char *kEpoch = "epoch";
+constexpr const char *kBestEpoch = "best_epoch";
+constexpr const char *kBestScore = "best_score";
+constexpr const char *kShuffleState = "shuffle_state";
+constexpr const char *kSeed = "seed";
+constexpr const char *kBatch = "batch";
+constexpr const char *kTrainSamples = "train_samples";
+
+/// Field `name` of `record`, a count in [1, INT32_MAX].
+int32_t countField(const cavs::TrainState &record, const char *name) {
+  const uint64_t value = record.u64(name);
+  if (value < 1 || value > uint64_t(std::numeric_limits<int32_t>::max()))
+    throw std::runtime_error("training-state field '" + std::string(name) +
+                             "' is " + std::to_string(value) +
+                             ", outside [1, 2^31 - 1]");
+  return int32_t(value);
+}
+
+/// The run state of `record`; throws when a field is missing, of the
+/// wrong type or out of range.
+RunState fromRecord(const cavs::TrainState &record) {
+  RunState state;
+  state.epoch = countField(record, kEpoch);
+  state.bestEpoch = countField(record, kBestEpoch);
+  state.bestScore = record.f64(kBestScore);
+  state.shuffleState = record.u64(kShuffleState);
+  state.seed = record.u64(kSeed);
+  state.batchSize = countField(record, kBatch);
+  state.trainSamples = countField(record, kTrainSamples);
+  if (state.bestEpoch > state.epoch)
+    throw std::runtime_error(
+        "its best epoch " + std::to_string(state.bestEpoch) +
+        " comes after its last epoch " + std::to_string(state.epoch));
+  return state;
+}
+
+/// Throws UsageError when the run's setting `saved` differs from this
+/// command line's `given`.
+void requireSame(const std::string &where, const std::string &what,
+                 uint64_t saved, uint64_t given) {
+  if (saved != given)
+    throw UsageError(where + "the run was trained with " + what + " " +
+                     std::to_string(saved) + ", this command line gives " +
+                     std::to_string(given) + "; resume with the run's flags");
+}
+
+} // namespace
+
+RunState startingState(const TrainOptions &options, int32_t trainSamples,
+                       const Shuffler &shuffler) {
+  RunState state;
+  state.shuffleState = shuffler.state();
+  state.seed = options.seed;
+  state.batchSize = options.batchSize;
+  state.trainSamples = trainSamples;
+  return state;
+}
+
+cavs::TrainState toRecord(const RunState &state) {
+  cavs::TrainState record;
+  record.setU64(kEpoch, uint64_t(state.epoch));
+  record.setU64(kBestEpoch, uint64_t(state.bestEpoch));
+  record.setF64(kBestScore, state.bestScore);
+  record.setU64(kShuffleState, state.shuffleState);
+  record.setU64(kSeed, state.seed);
+  record.setU64(kBatch, uint64_t(state.batchSize));
+  record.setU64(kTrainSamples, uint64_t(state.trainSamples));
+  return record;
+}
+
+RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
+                   const TrainOptions &options, const RunState &start,
+                   Shuffler &shuffler) {
+  const std::string where = "--resume " + options.resume + ": ";
+  cavs::TrainState record;
+  model.load(options.resume, &optimizer, &record);
+  if (record.size() == 0)
+    throw UsageError(where + "the checkpoint holds no training state (it "
+                             "was not written after an epoch by a training "
+                             "app of this version); it can be evaluated, "
+                             "not resumed");
+  RunState state;
+  try {
+    state = fromRecord(record);
+  } catch (const std::exception &error) {
+    throw std::runtime_error(where + "bad training state: " + error.what());
+  }
+  requireSame(where, "--seed", state.seed, start.seed);
+  requireSame(where, "--batch", state.batchSize, uint64_t(start.batchSize));
+  requireSame(where, "training samples (--max-train, data)",
+              uint64_t(state.trainSamples), uint64_t(start.trainSamples));
+  if (state.epoch >= options.epochs)
+    throw UsageError(where + "the run has trained " +
+                     std::to_string(state.epoch) + " epochs, --epochs " +
+                     std::to_string(options.epochs) +
+                     " asks for no more; raise --epochs to train on");
+  // The order of an epoch follows from the previous one, so the shuffler
+  // replays the shuffles of the epochs done (n swaps each), which must
+  // end at the recorded counter.
+  for (int32_t epoch = 0; epoch < state.epoch; ++epoch)
+    shuffler.next();
+  if (shuffler.state() != state.shuffleState)
+    throw std::runtime_error(
+        where + "bad training state: the shuffling state " +
+        std::to_string(state.shuffleState) + " is not where " +
+        std::to_string(state.epoch) + " epochs of seed " +
+        std::to_string(state.seed) + " lead (" +
+        std::to_string(shuffler.state()) + ")");
+  std::printf("resumed %s after epoch %d (best so far: epoch %d)\n",
+              options.resume.c_str(), state.epoch, state.bestEpoch);
+  return state;
+}
+
+} // namespace cavs_examples

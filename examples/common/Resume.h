@@ -1,0 +1,58 @@
+//===- Resume.h - where a run stands, and --resume --------------*- C++ -*-===//
+//
+// A checkpoint written after an epoch holds, besides the parameters and the
+// optimizer state, the state of the run (RunState): epochs done, the best
+// epoch and its score, the shuffler's counter, and the settings that decide
+// the batches (seed, batch size, training samples). --resume PATH loads all
+// of it and checks it against the command line, so that the run continues
+// exactly where it stopped: a resumed run prints the same figures as one
+// that never stopped. The fields and their names are in examples/README.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_EXAMPLES_RESUME_H
+#define CAVS_EXAMPLES_RESUME_H
+
+#include "Random.h"
+#include "TrainOptions.h"
+
+#include "cavs/runtime.hpp"
+
+#include <cstdint>
+
+namespace cavs_examples {
+
+struct RunState {
+  /// Epochs trained.
+  int32_t epoch = 0;
+  /// The best epoch so far (0: none yet) and its score, higher is better.
+  int32_t bestEpoch = 0;
+  double bestScore = 0;
+  /// The shuffler's counter after `epoch` shuffles (Shuffler::state).
+  uint64_t shuffleState = 0;
+  /// What decides the batches: a resumed run must have the same.
+  uint64_t seed = 0;
+  int32_t batchSize = 0;
+  int32_t trainSamples = 0;
+};
+
+/// The state of a run before its first epoch over `trainSamples` samples.
+RunState startingState(const TrainOptions &options, int32_t trainSamples,
+                       const Shuffler &shuffler);
+
+/// The record a checkpoint carries.
+cavs::TrainState toRecord(const RunState &state);
+
+/// --resume options.resume: loads the checkpoint into `model` and
+/// `optimizer` (on every rank of a distributed run), checks its run state
+/// against `start` (the same seed, batch size and training samples) and
+/// options.epochs (epochs left to train), replays `shuffler` to where the
+/// run left it and returns the state. Throws UsageError for a checkpoint
+/// without run state or of another run, std::runtime_error for a state
+/// that contradicts itself; the files are left as they are.
+RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
+                   const TrainOptions &options, const RunState &start,
+                   Shuffler &shuffler);
+
+} // namespace cavs_examples
+
+#endif // CAVS_EXAMPLES_RESUME_H

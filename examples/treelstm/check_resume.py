@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Checks an example app's --resume against an uninterrupted run (ctest).
+
+Trains on generated data three times with the same flags:
+
+  * full:  --epochs 3 --checkpoint full.ckpt
+  * part:  --epochs 1 --checkpoint part.ckpt
+  * rest:  --epochs 3 --checkpoint part.ckpt --resume part.ckpt
+
+and passes when the resumed run says so, prints the uninterrupted run's
+epoch lines for epochs 2 and 3 exactly (up to their timings, from the
+'; N s, ' on) and the same final test figures (lines starting 'restored ' or
+'test '), and leaves the same bytes in part.ckpt and part.ckpt.best as
+the uninterrupted run in full.ckpt and full.ckpt.best.
+
+With --run-mpi every run goes through test/dist/run_mpi.py (mpirun -np 2;
+exit 77, a skip, without mpirun) and the app gets --distributed. (It
+checks any app: check_distributed.py beside it is the SST apps' test.)
+
+With --errors it then checks refused resumes, each of which must exit with
+the expected status and message and leave the checkpoint's bytes as they
+were: --epochs already reached, another --seed, a damaged file (checksum).
+With --craft it also rewrites the training state of a checkpoint, with its
+own encoder of the format of docs/runtime.md (so keep the model small): no
+state, format version 1, a best epoch after the last, a field of the wrong
+type, a shuffling state that the seed does not lead to.
+"""
+import argparse
+import filecmp
+import os
+import re
+import shutil
+import struct
+import sys
+
+from check_distributed import run
+
+SKIP = 77
+EPOCHS = 3
+
+
+def figures(output):
+    """Epoch lines by epoch (without timings) and the final test figures."""
+    epochs, after = {}, []
+    for line in output.splitlines():
+        if line.startswith("epoch "):
+            # Without the timings: "; 0.2 s, 1267 trees/s, ..." at the end.
+            epochs[int(line.split()[1].split("/")[0])] = re.sub(
+                r"; [0-9.]+ s, .*", "", line)
+        elif line.startswith(("restored ", "test ")):
+            after.append(line)
+    return epochs, after
+
+
+class Checker:
+    def __init__(self, args, app_args):
+        self.args = args
+        self.env = dict(os.environ, CAVS_NUM_THREADS="1")
+        self.prefix = []
+        if args.run_mpi:
+            self.prefix = [sys.executable, args.run_mpi, "--mpirun",
+                           args.mpirun, "--"]
+            app_args = app_args + ["--distributed"]
+        self.base = [args.app] + app_args + ["--seed", str(args.seed)]
+        self.failures = []
+
+    def path(self, name):
+        return os.path.join(self.args.work, name)
+
+    def train(self, *flags):
+        code, output = run(self.prefix + self.base + list(flags), self.env)
+        if code == SKIP:
+            raise SystemExit(SKIP)
+        return code, output
+
+    def compare(self):
+        code, full = self.train("--epochs", str(EPOCHS), "--checkpoint",
+                                self.path("full.ckpt"))
+        if code != 0:
+            raise SystemExit("FAIL: the uninterrupted run failed")
+        part = self.path("part.ckpt")
+        code, _ = self.train("--epochs", "1", "--checkpoint", part)
+        if code != 0:
+            raise SystemExit("FAIL: the run of epoch 1 failed")
+        shutil.copy(part, self.path("epoch1.ckpt"))
+        code, rest = self.train("--epochs", str(EPOCHS), "--checkpoint", part,
+                                "--resume", part)
+        if code != 0:
+            raise SystemExit("FAIL: the resumed run failed")
+        if f"resumed {part} after epoch 1" not in rest:
+            self.failures.append("the resumed run does not say it resumed")
+        full_epochs, full_after = figures(full.replace("full.ckpt", "X"))
+        rest_epochs, rest_after = figures(rest.replace("part.ckpt", "X"))
+        if sorted(rest_epochs) != list(range(2, EPOCHS + 1)):
+            self.failures.append(f"the resumed run reported epochs "
+                                 f"{sorted(rest_epochs)}, not 2 to {EPOCHS}")
+        for epoch in range(2, EPOCHS + 1):
+            if rest_epochs.get(epoch) != full_epochs.get(epoch):
+                self.failures.append(
+                    f"epoch {epoch}:\n  uninterrupted: "
+                    f"{full_epochs.get(epoch)}\n  resumed:       "
+                    f"{rest_epochs.get(epoch)}")
+        if rest_after != full_after:
+            self.failures.append(f"after the epochs:\n  uninterrupted: "
+                                 f"{full_after}\n  resumed:       {rest_after}")
+        for suffix in ("", ".best"):
+            if not filecmp.cmp(self.path("full.ckpt" + suffix),
+                               self.path("part.ckpt" + suffix), shallow=False):
+                self.failures.append(f"full.ckpt{suffix} and part.ckpt{suffix} "
+                                     "differ")
+
+    def refused(self, what, checkpoint, flags, status, message):
+        """Resuming `checkpoint` with `flags` must fail and change nothing."""
+        files = [checkpoint, checkpoint + ".best"]
+        before = [open(f, "rb").read() if os.path.exists(f) else None
+                  for f in files]
+        code, output = run(self.base + ["--epochs", str(EPOCHS), "--resume",
+                                        checkpoint, "--checkpoint",
+                                        checkpoint] + flags, self.env)
+        if code != status or message not in output:
+            self.failures.append(f"{what}: exit status {code}, expected "
+                                 f"{status} and the message '{message}'")
+        if re.search(r"^epoch ", output, re.MULTILINE):
+            self.failures.append(f"{what}: it trained")
+        after = [open(f, "rb").read() if os.path.exists(f) else None
+                 for f in files]
+        if after != before:
+            self.failures.append(f"{what}: the checkpoint files changed")
+
+    def errors(self):
+        full = self.path("full.ckpt")
+        self.refused("epochs reached", full, [], 2,
+                     f"--resume {full}: the run has trained {EPOCHS} epochs, "
+                     f"--epochs {EPOCHS} asks for no more; raise --epochs")
+        shutil.copy(self.path("epoch1.ckpt"), self.path("seed.ckpt"))
+        self.refused("another seed", self.path("seed.ckpt"),
+                     ["--seed", str(self.args.seed + 1)], 2,
+                     f"the run was trained with --seed {self.args.seed}, this "
+                     f"command line gives {self.args.seed + 1}; resume with "
+                     "the run's flags")
+        data = bytearray(open(self.path("epoch1.ckpt"), "rb").read())
+        data[len(data) // 2] ^= 0x20
+        open(self.path("damaged.ckpt"), "wb").write(data)
+        self.refused("a damaged file", self.path("damaged.ckpt"), [], 1,
+                     "is corrupt: checksum mismatch")
+
+    def craft(self):
+        """Refused resumes of rewritten training states."""
+        checkpoint = Checkpoint(open(self.path("epoch1.ckpt"), "rb").read())
+        fields = checkpoint.fields
+        cases = [
+            ("no training state", 2, [], 2,
+             "the checkpoint holds no training state"),
+            ("format version 1", 1, [], 2,
+             "the checkpoint holds no training state"),
+            ("best epoch after the last", 2,
+             replace(fields, "best_epoch", U64, 2), 1,
+             "bad training state: its best epoch 2 comes after its last "
+             "epoch 1"),
+            ("a field of the wrong type", 2, replace(fields, "seed", F64, 3),
+             1, "bad training state: training-state field 'seed' is a f64, "
+             "not a u64"),
+            ("a missing field", 2,
+             [f for f in fields if f[0] != "train_samples"], 1,
+             "bad training state: the training state has no field "
+             "'train_samples'"),
+            ("a shuffling state off by one", 2,
+             replace(fields, "shuffle_state", U64,
+                     value(fields, "shuffle_state") + 1), 1,
+             "bad training state: the shuffling state"),
+        ]
+        for i, (what, version, new_fields, status, message) in enumerate(
+                cases):
+            path = self.path(f"crafted-{i}.ckpt")
+            open(path, "wb").write(checkpoint.encode(version, new_fields))
+            self.refused(what, path, [], status, message)
+        # The encoder itself: the app's file, decoded and encoded again.
+        if checkpoint.encode(2, fields) != checkpoint.data:
+            self.failures.append("the test's encoder does not reproduce the "
+                                 "app's checkpoint")
+
+
+U64, F64 = 1, 2
+
+
+def replace(fields, name, kind, number):
+    return [(n, kind, number) if n == name else (n, k, v)
+            for n, k, v in fields]
+
+
+def value(fields, name):
+    return next(v for n, _, v in fields if n == name)
+
+
+def crc32c(data):
+    table = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+        table.append(crc)
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+class Checkpoint:
+    """A version-2 checkpoint split into the bytes before its training
+    state and the state's fields (name, type, value)."""
+
+    def __init__(self, data):
+        self.data = data
+        self.pos = 28
+        self.string()
+        self.tensors()
+        if self.u32():  # optimizer kind
+            self.pos += 8  # step count
+            for _ in range(self.u32()):
+                self.string()
+                self.pos += 8
+            for _ in range(self.u32()):
+                self.string()
+                self.tensors()
+        self.records = data[28:self.pos]
+        self.fields = []
+        for _ in range(self.u32()):
+            name, kind = self.string(), self.u32()
+            number = struct.unpack_from("<Q" if kind == U64 else "<d",
+                                        data, self.pos)[0]
+            self.pos += 8
+            self.fields.append((name, kind, number))
+        assert self.pos == len(data) - 4, "bytes after the training state"
+
+    def u32(self):
+        self.pos += 4
+        return struct.unpack_from("<I", self.data, self.pos - 4)[0]
+
+    def string(self):
+        size = self.u32()
+        self.pos += size
+        return self.data[self.pos - size:self.pos].decode()
+
+    def tensors(self):
+        for _ in range(self.u32()):
+            self.string()
+            rank = self.u32()
+            self.pos += 8 * rank + 4  # dimensions, dtype
+            size = struct.unpack_from("<Q", self.data, self.pos)[0]
+            self.pos += 8 + size
+
+    def encode(self, version, fields):
+        body = bytearray(self.records)
+        if version >= 2:
+            body += struct.pack("<I", len(fields))
+            for name, kind, number in fields:
+                body += struct.pack("<I", len(name)) + name.encode()
+                body += struct.pack("<I", kind)
+                body += struct.pack("<Q" if kind == U64 else "<d", number)
+        head = (self.data[:8] + struct.pack("<IQ", version, 28 + len(body) + 4)
+                + self.data[20:28])
+        data = head + body
+        return bytes(data + struct.pack("<I", crc32c(data)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--app", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--run-mpi")
+    parser.add_argument("--mpirun", default="mpirun")
+    parser.add_argument("--errors", action="store_true")
+    parser.add_argument("--craft", action="store_true")
+    parser.add_argument("app_args", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    checker = Checker(args, [a for a in args.app_args if a != "--"])
+    checker.compare()
+    if args.errors:
+        checker.errors()
+    if args.craft:
+        checker.craft()
+    for failure in checker.failures:
+        print("FAIL:", failure)
+    if checker.failures:
+        return 1
+    print("PASS: the resumed run matches the uninterrupted one")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
