@@ -3,9 +3,12 @@
 
 #include "ArgParser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 namespace cavs_examples {
@@ -43,16 +46,48 @@ JsonObject splitObject(const PassStats &stats, const LossUnit &unit,
     split.number(name, value);
   return split;
 }
+/// The number after `"name": ` in a metrics line; 0 when there is none.
+double memberValue(const std::string &line, const std::string &name) {
+  const std::string key = "\"" + name + "\": ";
+  const size_t at = line.find(key);
+  return at == std::string::npos
+             ? 0
+             : std::strtod(line.c_str() + at + key.size(), nullptr);
+}
 } // namespace
 
-MetricsLog::MetricsLog(std::string path, int64_t everySteps, bool writer)
+MetricsLog::MetricsLog(std::string path, int64_t everySteps, bool resuming,
+                       bool writer)
     : path_(std::move(path)), everySteps_(everySteps) {
   if (path_.empty() || !writer)
     return;
-  file_.reset(std::fopen(path_.c_str(), "w"));
+  file_.reset(std::fopen(path_.c_str(), resuming ? "a" : "w"));
   if (!file_)
     throw UsageError("--metrics " + path_ +
                      ": cannot write: " + std::strerror(errno));
+}
+
+void MetricsLog::continueAfter(int32_t epoch) {
+  if (!enabled())
+    return;
+  std::ifstream in(path_);
+  std::string line, kept;
+  double wallSeconds = 0;
+  while (std::getline(in, line)) {
+    // Lines this log wrote: "epoch" and "wall_seconds" are top-level
+    // numbers that no nested object repeats.
+    if (memberValue(line, "epoch") > epoch)
+      continue;
+    kept += line + "\n";
+    wallSeconds = std::max(wallSeconds, memberValue(line, "wall_seconds"));
+  }
+  file_.reset(std::fopen(path_.c_str(), "w"));
+  if (!file_ || std::fputs(kept.c_str(), file_.get()) < 0 ||
+      std::fflush(file_.get()) != 0)
+    throw std::runtime_error("--metrics " + path_ +
+                             ": cannot write: " + std::strerror(errno));
+  start_ = Clock::now() - std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(wallSeconds));
 }
 
 JsonObject MetricsLog::head(const char *event, int32_t epoch,

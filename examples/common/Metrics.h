@@ -33,13 +33,21 @@ public:
     const Figures &figures;
   };
 
-  /// Opens `path` (emptying it) at once, so that a path that cannot be
-  /// written is a UsageError before any training. Step lines come every
+  /// Opens `path` at once, so that a path that cannot be written is a
+  /// UsageError before any training: empties it, or keeps its lines when
+  /// the run is `resuming` (see continueAfter). Step lines come every
   /// `everySteps` optimizer steps (0: none). Disabled for an empty path, and
   /// on the ranks of a distributed run that do not write (`writer` false).
-  MetricsLog(std::string path, int64_t everySteps, bool writer = true);
+  MetricsLog(std::string path, int64_t everySteps, bool resuming,
+             bool writer = true);
 
   bool enabled() const { return file_ != nullptr; }
+
+  /// A run resumed after `epoch`: keeps the file's lines of epochs up to
+  /// `epoch` (a run stopped later wrote lines that the resumed run writes
+  /// again) and goes on from the wall time of the last of them, so the file
+  /// reads as the run's one curve.
+  void continueAfter(int32_t epoch);
 
   /// After a training step: a step line when the optimizer's step count is
   /// a multiple of everySteps; `train` is the epoch so far.

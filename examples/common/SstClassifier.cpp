@@ -130,7 +130,7 @@ int train(const SstModel &spec, const Options &options) {
           : nullptr;
   Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
   MetricsLog metrics(options.metrics, options.metricsEvery,
-                     !dist || dist->isRoot());
+                     !options.resume.empty(), !dist || dist->isRoot());
   const SstSplits data = loadData(spec, options);
   if (dist)
     requireSameData(*dist, evaluationData(data));

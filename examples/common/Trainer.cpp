@@ -129,6 +129,8 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
   if (!options.resume.empty()) {
     state = resumeRun(model, optimizer, options, state, shuffler);
     checkpoints.resume(state);
+    if (plan.metrics)
+      plan.metrics->continueAfter(state.epoch);
   }
   for (int32_t epoch = state.epoch + 1; epoch <= options.epochs; ++epoch) {
     if (plan.startEpoch)

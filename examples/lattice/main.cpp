@@ -39,7 +39,8 @@ double bits(double nats) { return nats / std::log(2.0); }
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
-  MetricsLog metrics(options.metrics, options.metricsEvery);
+  MetricsLog metrics(options.metrics, options.metricsEvery,
+                     !options.resume.empty());
   const TextCorpus corpus =
       loadTextCorpus(options.source, options.maxTrain, /*spellTestWords=*/true);
   setUpThreads(options.threads);

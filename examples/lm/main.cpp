@@ -72,7 +72,8 @@ void reportTest(cavs::Model &model, const SampleSet &testSet,
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
-  MetricsLog metrics(options.metrics, options.metricsEvery);
+  MetricsLog metrics(options.metrics, options.metricsEvery,
+                     !options.resume.empty());
   const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain,
                                            /*spellTestWords=*/false, kDevEvery);
   setUpThreads(options.threads);

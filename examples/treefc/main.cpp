@@ -46,7 +46,8 @@ double majorityPercent(const SampleSet &set) {
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
-  MetricsLog metrics(options.metrics, options.metricsEvery);
+  MetricsLog metrics(options.metrics, options.metricsEvery,
+                     !options.resume.empty());
   setUpThreads(options.threads);
   const int32_t trainTrees =
       int32_t(options.maxTrain > 0

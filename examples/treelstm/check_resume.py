@@ -7,7 +7,9 @@ Trains on generated data three times with the same flags:
   * part:  --epochs 1 --checkpoint part.ckpt
   * rest:  --epochs 3 --checkpoint part.ckpt --resume part.ckpt
 
-and passes when the resumed run says so, prints the uninterrupted run's
+(each with --metrics, the resumed run continuing part's file after a
+step line of epoch 2 that a stopped run could have left) and passes when
+the resumed run says so, prints the uninterrupted run's
 epoch lines for epochs 2 and 3 exactly (up to their timings, from the
 '; N s, ' on) and the same final test figures (lines starting 'restored ' or
 'test '), and leaves the same bytes in part.ckpt and part.ckpt.best as
@@ -27,6 +29,7 @@ type, a shuffling state that the seed does not lead to.
 """
 import argparse
 import filecmp
+import json
 import os
 import re
 import shutil
@@ -52,6 +55,15 @@ def figures(output):
     return epochs, after
 
 
+def untimed(value):
+    """A metrics line without its timings (seconds, rates, phases)."""
+    if isinstance(value, dict):
+        return {key: untimed(item) for key, item in value.items()
+                if key not in ("wall_seconds", "seconds", "phases",
+                               "samples_per_second", "vertices_per_second")}
+    return value
+
+
 class Checker:
     def __init__(self, args, app_args):
         self.args = args
@@ -75,16 +87,25 @@ class Checker:
 
     def compare(self):
         code, full = self.train("--epochs", str(EPOCHS), "--checkpoint",
-                                self.path("full.ckpt"))
+                                self.path("full.ckpt"), "--metrics",
+                                self.path("full.jsonl"), "--metrics-every", "1")
         if code != 0:
             raise SystemExit("FAIL: the uninterrupted run failed")
         part = self.path("part.ckpt")
-        code, _ = self.train("--epochs", "1", "--checkpoint", part)
+        metrics = self.path("part.jsonl")
+        code, _ = self.train("--epochs", "1", "--checkpoint", part,
+                             "--metrics", metrics, "--metrics-every", "1")
         if code != 0:
             raise SystemExit("FAIL: the run of epoch 1 failed")
         shutil.copy(part, self.path("epoch1.ckpt"))
+        # A run stopped during epoch 2 had written a step line of it.
+        with open(metrics) as lines:
+            first = json.loads(lines.readline())
+        with open(metrics, "a") as lines:
+            lines.write(json.dumps(dict(first, epoch=2)) + "\n")
         code, rest = self.train("--epochs", str(EPOCHS), "--checkpoint", part,
-                                "--resume", part)
+                                "--resume", part, "--metrics", metrics,
+                                "--metrics-every", "1")
         if code != 0:
             raise SystemExit("FAIL: the resumed run failed")
         if f"resumed {part} after epoch 1" not in rest:
@@ -103,11 +124,32 @@ class Checker:
         if rest_after != full_after:
             self.failures.append(f"after the epochs:\n  uninterrupted: "
                                  f"{full_after}\n  resumed:       {rest_after}")
+        self.compare_metrics(self.path("full.jsonl"), metrics)
         for suffix in ("", ".best"):
             if not filecmp.cmp(self.path("full.ckpt" + suffix),
                                self.path("part.ckpt" + suffix), shallow=False):
                 self.failures.append(f"full.ckpt{suffix} and part.ckpt{suffix} "
                                      "differ")
+
+    def compare_metrics(self, full_path, resumed_path):
+        """The resumed run's --metrics file holds the uninterrupted run's
+        lines (up to timings), its wall time never going back."""
+        def lines(path):
+            with open(path) as f:
+                return [json.loads(line) for line in f]
+        full, resumed = lines(full_path), lines(resumed_path)
+        if [untimed(line) for line in resumed] != [untimed(line)
+                                                    for line in full]:
+            self.failures.append(
+                f"the metrics files differ: {len(full)} lines uninterrupted, "
+                f"{len(resumed)} resumed (first difference: " + next(
+                    (f"{untimed(a)} vs {untimed(b)}"
+                     for a, b in zip(full, resumed)
+                     if untimed(a) != untimed(b)), "in length") + ")")
+        walls = [line["wall_seconds"] for line in resumed]
+        if walls != sorted(walls):
+            self.failures.append(f"the resumed metrics' wall time goes back: "
+                                 f"{walls}")
 
     def refused(self, what, checkpoint, flags, status, message):
         """Resuming `checkpoint` with `flags` must fail and change nothing."""

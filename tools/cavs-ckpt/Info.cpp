@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Info.h"
 
-#include "checkpoint/Format.h"
+#include "checkpoint/TrainState.h"
 #include "optim/Options.h"
 #include "params/ModelLayout.h"
 #include "support/Excerpt.h"
@@ -57,30 +57,47 @@ void printRecords(const std::vector<checkpoint::TensorRecord> &tensors,
   printRows(rows, indent);
 }
 
+/// The training state's fields, "u64" ones as integers and "f64" ones
+/// exactly (shortest round trip).
+void printTrainState(const std::vector<checkpoint::TrainFieldRecord> &fields) {
+  if (fields.empty()) {
+    fmt::print("training state: none\n");
+    return;
+  }
+  fmt::print("training state: {} fields\n", fields.size());
+  Rows rows;
+  for (const checkpoint::TrainFieldRecord &field : fields) {
+    double value;
+    std::memcpy(&value, &field.bits, sizeof value);
+    rows.push_back({excerpt(field.name), trainFieldTypeName(field.type),
+                    field.type == CAVS_TRAIN_FIELD_U64
+                        ? std::to_string(field.bits)
+                        : fmt::format("{}", value)});
+  }
+  printRows(rows, "  ");
+}
+
 void printCheckpoint(const std::string &path, const FileBytes &bytes,
                      const checkpoint::Contents &contents) {
-  // The version keeps its position in every version of the format.
-  uint32_t version;
-  std::memcpy(&version, bytes.data.get() + checkpoint::kVersionOffset,
-              sizeof version);
   fmt::print("{}: cavs checkpoint, format version {}, {} bytes\n", path,
-             version, bytes.size);
+             contents.version, bytes.size);
   fmt::print("model: {}\nsignature: {:#018x}\nparameters: ",
              excerpt(contents.modelName), contents.signature);
   printRecords(contents.params, "  ");
-  if (!contents.optimizer) {
+  if (contents.optimizer) {
+    const checkpoint::OptimizerRecord &optimizer = *contents.optimizer;
+    fmt::print("optimizer: {}, step count {}\n",
+               optimizerKindName(optimizer.options.kind), optimizer.stepCount);
+    for (const Hyperparameter &parameter : hyperparameters(optimizer.options))
+      fmt::print("  {} = {}\n", parameter.name, parameter.value);
+    for (const checkpoint::SlotRecord &slot : optimizer.slots) {
+      fmt::print("  state {}: ", slot.name);
+      printRecords(slot.tensors, "    ");
+    }
+  } else {
     fmt::print("optimizer: none\n");
-    return;
   }
-  const checkpoint::OptimizerRecord &optimizer = *contents.optimizer;
-  fmt::print("optimizer: {}, step count {}\n",
-             optimizerKindName(optimizer.options.kind), optimizer.stepCount);
-  for (const Hyperparameter &parameter : hyperparameters(optimizer.options))
-    fmt::print("  {} = {}\n", parameter.name, parameter.value);
-  for (const checkpoint::SlotRecord &slot : optimizer.slots) {
-    fmt::print("  state {}: ", slot.name);
-    printRecords(slot.tensors, "    ");
-  }
+  printTrainState(contents.trainState);
 }
 
 void printSafetensors(const std::string &path, const FileBytes &bytes,

@@ -175,7 +175,7 @@ Status safetensorsToCheckpoint(const std::string &path,
   CAVS_RETURN_IF_ERROR(
       ParamStore::create(desc, /*seed=*/0, store).withPrefix(context));
   CAVS_RETURN_IF_ERROR(loadSafetensors(path, store));
-  return saveCheckpoint(checkpointPath, store, nullptr);
+  return saveCheckpoint(checkpointPath, store, nullptr, nullptr);
 }
 
 } // namespace cavs::runtime

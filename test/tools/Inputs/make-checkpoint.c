@@ -1,7 +1,8 @@
 /* make-checkpoint PATH [wide]: writes a checkpoint of a tiny model for the
    cavs-ckpt tests through the C ABI. The model "tiny" (W [3, 4], b [3],
-   embed [5, 2]) is saved with Adam state after one step; "wide" is another
-   model (W [3, 5]) saved without optimizer state. Exit status 1 on any
+   embed [5, 2]) is saved with Adam state after one step and a training
+   state (epoch 3, best_score -1.25); "wide" is another model (W [3, 5])
+   saved with neither. Exit status 1 on any
    failure, with the runtime's message. */
 #include "cavs/runtime.h"
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
   cavs_param_store *params = NULL;
   cavs_grad_store *grads = NULL;
   cavs_optimizer *adam = NULL;
+  cavs_train_state *state = NULL;
   cavs_optimizer_options options;
   int64_t i;
   if (argc < 2 || cavs_param_store_create(&model, 1, &params) != CAVS_OK)
@@ -48,7 +50,10 @@ int main(int argc, char **argv) {
   for (i = 0; i < cavs_param_store_size(params); ++i)
     cavs_grad_store_data(grads)[i] = 0.125f * (float)(i % 7);
   if (cavs_optimizer_step(adam, params, grads) != CAVS_OK ||
-      cavs_checkpoint_save(argv[1], params, adam) != CAVS_OK)
+      cavs_train_state_create(&state) != CAVS_OK ||
+      cavs_train_state_set_u64(state, "epoch", 3) != CAVS_OK ||
+      cavs_train_state_set_f64(state, "best_score", -1.25) != CAVS_OK ||
+      cavs_checkpoint_save_with_state(argv[1], params, adam, state) != CAVS_OK)
     return fail();
   return 0;
 }
