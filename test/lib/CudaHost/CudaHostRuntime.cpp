@@ -233,14 +233,20 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
   return cudaSuccess;
 }
 
-cudaError_t cudaMallocHost(void **ptr, size_t size) {
+/// Pinned memory (cuda_runtime.h's C++ overloads of cudaMallocHost call
+/// cudaHostAlloc).
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned) {
   *ptr = std::malloc(size ? size : 1);
   if (!*ptr)
-    return failure(cudaErrorMemoryAllocation, "cudaMallocHost: out of memory");
+    return failure(cudaErrorMemoryAllocation, "cudaHostAlloc: out of memory");
   Handles &h = handles();
   std::lock_guard<std::mutex> lock(h.mutex);
   h.allocations[static_cast<char *>(*ptr)] = Allocation{size, nullptr, 0};
   return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
 }
 
 namespace {
