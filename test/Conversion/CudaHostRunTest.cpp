@@ -161,14 +161,14 @@ TEST_F(KernelSourceOnHost, MatchesTheEvaluator) {
   auto pointer = [](const std::vector<float> &v) {
     return static_cast<long long>(reinterpret_cast<intptr_t>(v.data()));
   };
-  ASSERT_EQ(launch("k0", kGrid, kBlock,
-                   {pointer(x), ld, pointer(s), sLd, pointer(y), ld,
-                    pointer(a), ld}),
-            cavs_host::kSuccess)
+  ASSERT_EQ(
+      launch("k0", kGrid, kBlock,
+             {pointer(x), ld, pointer(s), sLd, pointer(y), ld, pointer(a), ld}),
+      cavs_host::kSuccess)
       << message;
   ASSERT_EQ(launch("k1", kGrid, kBlock,
-                   {pointer(x), ld, pointer(s), sLd, pointer(y), ld,
-                    pointer(t), ld, pointer(dot), sLd, pointer(max), sLd}),
+                   {pointer(x), ld, pointer(s), sLd, pointer(y), ld, pointer(t),
+                    ld, pointer(dot), sLd, pointer(max), sLd}),
             cavs_host::kSuccess)
       << message;
 
@@ -208,7 +208,7 @@ TEST_F(KernelSourceOnHost, MatchesTheEvaluator) {
 
 // What an sm_90 GPU refuses to launch, and a warp whose shuffles name lanes
 // it lacks, fail with the reason; nothing runs (the operands are null).
-TEST_F(KernelSourceOnHost, RejectsWhatAGpuRejects) {
+TEST_F(KernelSourceOnHost, FailsLaunchesSm90Refuses) {
   const std::vector<long long> k0(8, 0);
   auto expectFailure = [&](int error, int want, const std::string &words) {
     EXPECT_EQ(error, want) << message;
@@ -222,8 +222,8 @@ TEST_F(KernelSourceOnHost, RejectsWhatAGpuRejects) {
   expectFailure(launch("k0", {1, 65536}, kBlock, k0),
                 cavs_host::kInvalidConfiguration,
                 "grid (1, 65536, 1) is over sm_90's limits");
-  expectFailure(launch("k0", {0}, kBlock, k0),
-                cavs_host::kInvalidConfiguration, "empty grid");
+  expectFailure(launch("k0", {0}, kBlock, k0), cavs_host::kInvalidConfiguration,
+                "empty grid");
   expectFailure(launch("k0", kGrid, kBlock, k0, 64 * 1024),
                 cavs_host::kInvalidValue,
                 "65536 bytes of dynamic shared memory");
@@ -231,8 +231,8 @@ TEST_F(KernelSourceOnHost, RejectsWhatAGpuRejects) {
   // names 32.
   rows = 2;
   std::vector<float> zeros(64, 0.0f);
-  const long long p = static_cast<long long>(
-      reinterpret_cast<intptr_t>(zeros.data()));
+  const long long p =
+      static_cast<long long>(reinterpret_cast<intptr_t>(zeros.data()));
   expectFailure(launch("k1", {1}, {48}, {p, 0, p, 0, p, 0, p, 0, p, 0, p, 0}),
                 cavs_host::kLaunchFailure,
                 "a shuffle's mask 0xffffffff names lane 16 of a warp of 16 "

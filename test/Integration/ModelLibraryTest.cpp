@@ -18,14 +18,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Config.h"
+#include "compiler/Frontend/Frontend.h"
+#include "compiler/Frontend/MLIRGen.h"
+#include "dialects/CavsDialect.h"
 #include "test/lib/CudaHost/HostKernels.h"
 #include "test/lib/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
 #include "test/support/LoadedModelLibrary.h"
-#include "compiler/Frontend/Frontend.h"
-#include "compiler/Frontend/MLIRGen.h"
-#include "dialects/CavsDialect.h"
 
 #include "cavs/instance.h"
 #include "cavs/runtime.h"

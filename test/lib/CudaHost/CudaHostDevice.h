@@ -176,14 +176,12 @@ inline int openBarriers(BlockRun &run, const Launch &launch, bool &opened) {
 
 /// Runs body(context) as every CUDA thread of the current block.
 inline int runBlock(BlockRun &run, const Launch &launch) {
-  const unsigned threads = launch.block.x * launch.block.y * launch.block.z;
-  run.fibers.assign(threads, Fiber());
+  const unsigned threads = unsigned(run.fibers.size());
   for (unsigned t = 0; t < threads; ++t) {
     Fiber &fiber = run.fibers[t];
-    char *stack = stackOf(t);
-    if (!stack || getcontext(&fiber.context) != 0)
-      return fail(launch, kLaunchFailure, "no host memory for thread stacks");
-    fiber.context.uc_stack.ss_sp = stack;
+    fiber.wait = Wait::None;
+    // The context getcontext filled for the launch (runGrid), restarted.
+    fiber.context.uc_stack.ss_sp = stackOf(t);
     fiber.context.uc_stack.ss_size = kStackBytes;
     fiber.context.uc_link = &run.scheduler;
     makecontext(&fiber.context, fiberMain, 0);
@@ -219,6 +217,11 @@ template <typename Body> int runGrid(const Launch &launch, Body &body) {
   BlockRun run;
   run.body = [](void *context) { (*static_cast<Body *>(context))(); };
   run.context = &body;
+  // One fiber per CUDA thread of a block, reused by every block.
+  run.fibers.resize(launch.block.x * launch.block.y * launch.block.z);
+  for (unsigned t = 0; t < run.fibers.size(); ++t)
+    if (!stackOf(t) || getcontext(&run.fibers[t].context) != 0)
+      return fail(launch, kLaunchFailure, "no host memory for thread stacks");
   BlockRun *outer = std::exchange(running, &run);
   blockDim = launch.block;
   gridDim = launch.grid;
@@ -253,8 +256,8 @@ int checkPointers(const Launch &launch, const Params &...params) {
 /// Runs kernel(params...) over `launch`'s grid: the parameters are copied
 /// first, as a launch does.
 template <typename... Params>
-int launchKernel(Launch launch, void (*kernel)(Params...),
-                 std::decay_t<Params>... params) {
+int runKernel(Launch launch, void (*kernel)(Params...),
+              std::decay_t<Params>... params) {
   launch.paramBytes = (size_t(0) + ... + sizeof(Params));
   if (int error = checkPointers(launch, params...))
     return error;
@@ -268,8 +271,8 @@ struct EntryOf<Kernel> {
   template <size_t... I>
   static int unpack(const Launch &launch, void **params,
                     std::index_sequence<I...>) {
-    return launchKernel(launch, Kernel,
-                        *static_cast<std::decay_t<Params> *>(params[I])...);
+    return runKernel(launch, Kernel,
+                     *static_cast<std::decay_t<Params> *>(params[I])...);
   }
   static int launch(const Launch &launch, void **params) {
     return unpack(launch, params, std::index_sequence_for<Params...>());

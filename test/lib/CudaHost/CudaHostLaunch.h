@@ -1,4 +1,5 @@
-//===- CudaHostLaunch.h - launching host-compiled CUDA kernels ---*- C++ -*-===//
+//===- CudaHostLaunch.h - launching host-compiled CUDA kernels ---*- C++
+//-*-===//
 //
 // What a launch of CUDA source built for the host (CudaHostDevice.h) is
 // given and checks: its shape against sm_90's limits, the message of its
@@ -62,8 +63,8 @@ struct Launch {
 template <typename... Args>
 int fail(const Launch &launch, int code, const char *format, Args... args) {
   if (launch.message && launch.messageSize) {
-    int n = std::snprintf(launch.message, launch.messageSize, "kernel %s: ",
-                          launch.kernel);
+    int n = std::snprintf(launch.message, launch.messageSize,
+                          "kernel %s: ", launch.kernel);
     if (n >= 0 && size_t(n) < launch.messageSize)
       std::snprintf(launch.message + n, launch.messageSize - size_t(n), format,
                     args...);

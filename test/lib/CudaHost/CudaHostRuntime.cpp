@@ -195,7 +195,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
     return cudaSetDevice(device);
   *prop = cudaDeviceProp{};
   std::snprintf(prop->name, sizeof(prop->name),
-                "host-compiled CUDA, sm_90 limits");
+                "host-compiled CUDA");
   prop->major = 9;
   prop->minor = 0;
   prop->warpSize = int(cavs_host::kWarp);
@@ -275,8 +275,12 @@ cudaError_t release(const char *call, void *p, bool pinned) {
 
 } // namespace
 
-cudaError_t cudaFree(void *devPtr) { return release("cudaFree", devPtr, false); }
-cudaError_t cudaFreeHost(void *ptr) { return release("cudaFreeHost", ptr, true); }
+cudaError_t cudaFree(void *devPtr) {
+  return release("cudaFree", devPtr, false);
+}
+cudaError_t cudaFreeHost(void *ptr) {
+  return release("cudaFreeHost", ptr, true);
+}
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                             cudaMemcpyKind kind, cudaStream_t stream) {
@@ -461,11 +465,10 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
   const bool ta = transa != CUBLAS_OP_N, tb = transb != CUBLAS_OP_N;
   if (!handle)
     return CUBLAS_STATUS_NOT_INITIALIZED;
-  const std::string shape = "m " + std::to_string(m) + ", n " +
-                            std::to_string(n) + ", k " + std::to_string(k) +
-                            ", lda " + std::to_string(lda) + ", ldb " +
-                            std::to_string(ldb) + ", ldc " +
-                            std::to_string(ldc);
+  const std::string shape =
+      "m " + std::to_string(m) + ", n " + std::to_string(n) + ", k " +
+      std::to_string(k) + ", lda " + std::to_string(lda) + ", ldb " +
+      std::to_string(ldb) + ", ldc " + std::to_string(ldc);
   if (m < 0 || n < 0 || k < 0 || lda < std::max(1, ta ? k : m) ||
       ldb < std::max(1, tb ? n : k) || ldc < std::max(1, m))
     return invalid("cuBLAS rejects " + shape);

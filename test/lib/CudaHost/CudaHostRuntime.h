@@ -29,24 +29,31 @@ void setLastError(cudaError_t error, const char *message);
 
 } // namespace cavs_host
 
+namespace cavs_host {
+
 /// kernel<<<grid, block, 0, stream>>>(args...) of runtime/src/cuda: runs
 /// the grid at once, with a failed launch as the thread's last error.
 template <typename... Params, typename... Args>
-void launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block,
-                  cudaStream_t stream, Args... args) {
+void launchNamedKernel(const char *name, void (*kernel)(Params...), dim3 grid,
+                       dim3 block, cudaStream_t stream, Args... args) {
   char message[512] = "";
-  cavs_host::Launch launch{"of runtime/src/cuda",
-                           {grid.x, grid.y, grid.z},
-                           {block.x, block.y, block.z}};
+  cavs_host::Launch launch{
+      name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}};
   launch.deviceMemory = cavs_host::isDeviceMemory;
   launch.message = message;
   launch.messageSize = sizeof(message);
   int error = cavs_host::isStream(stream)
-                  ? cavs_host::launchKernel(launch, kernel, args...)
+                  ? cavs_host::runKernel(launch, kernel, args...)
                   : cavs_host::fail(launch, cudaErrorInvalidResourceHandle,
                                     "launched on a destroyed stream");
   if (error != cudaSuccess)
     cavs_host::setLastError(cudaError_t(error), message);
 }
+
+} // namespace cavs_host
+
+/// CudaDevice.h's launchKernel, which says what it launched.
+#define launchKernel(kernel, ...)                                              \
+  cavs_host::launchNamedKernel(#kernel, kernel, __VA_ARGS__)
 
 #endif // CAVS_TEST_LIB_CUDAHOST_CUDAHOSTRUNTIME_H

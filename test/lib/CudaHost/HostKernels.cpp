@@ -45,8 +45,8 @@ void HostKernels::build(llvm::StringRef source,
   const std::string cu = dir_ + "/kernels.cu", cpp = dir_ + "/exports.cpp",
                     library = dir_ + "/libkernels.so",
                     log = dir_ + "/errors.txt";
-  std::string exports = "#include \"CudaHostDevice.h\"\n#include \"" + cu +
-                        "\"\n";
+  std::string exports =
+      "#include \"CudaHostDevice.h\"\n#include \"" + cu + "\"\n";
   for (const std::string &kernel : kernels)
     exports += "CAVS_HOST_KERNEL(" + kernel + ")\n";
   ASSERT_TRUE(writeFile(cu, source));
@@ -57,8 +57,9 @@ void HostKernels::build(llvm::StringRef source,
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log, log};
   const int status = llvm::sys::ExecuteAndWait(
       *compiler,
-      {*compiler, "-std=c++20", "-O1", "-shared", "-fPIC", "-fvisibility=hidden",
-       "-I", CAVS_CUDA_HOST_INCLUDE_DIR, "-o", library, cpp},
+      {*compiler, "-std=c++20", "-O1", "-shared", "-fPIC",
+       "-fvisibility=hidden", "-I", CAVS_CUDA_HOST_INCLUDE_DIR, "-o", library,
+       cpp},
       std::nullopt, redirects);
   if (status != 0) {
     auto errors = llvm::MemoryBuffer::getFile(log);
