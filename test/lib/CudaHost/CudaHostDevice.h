@@ -209,6 +209,17 @@ inline int runBlock(BlockRun &run, const Launch &launch) {
   return kSuccess;
 }
 
+/// One fiber per CUDA thread of a block, reused by every block. Out of
+/// line: getcontext returns twice, but only runBlock's makecontext ever
+/// resumes these contexts.
+[[gnu::noinline]] inline int makeFibers(BlockRun &run, const Launch &launch) {
+  run.fibers.resize(launch.block.x * launch.block.y * launch.block.z);
+  for (unsigned t = 0; t < run.fibers.size(); ++t)
+    if (!stackOf(t) || getcontext(&run.fibers[t].context) != 0)
+      return fail(launch, kLaunchFailure, "no host memory for thread stacks");
+  return kSuccess;
+}
+
 /// Runs `body` as every CUDA thread of `launch`'s grid, after the checks a
 /// GPU makes; returns a cudaError_t value.
 template <typename Body> int runGrid(const Launch &launch, Body &body) {
@@ -217,11 +228,8 @@ template <typename Body> int runGrid(const Launch &launch, Body &body) {
   BlockRun run;
   run.body = [](void *context) { (*static_cast<Body *>(context))(); };
   run.context = &body;
-  // One fiber per CUDA thread of a block, reused by every block.
-  run.fibers.resize(launch.block.x * launch.block.y * launch.block.z);
-  for (unsigned t = 0; t < run.fibers.size(); ++t)
-    if (!stackOf(t) || getcontext(&run.fibers[t].context) != 0)
-      return fail(launch, kLaunchFailure, "no host memory for thread stacks");
+  if (int error = makeFibers(run, launch))
+    return error;
   BlockRun *outer = std::exchange(running, &run);
   blockDim = launch.block;
   gridDim = launch.grid;
