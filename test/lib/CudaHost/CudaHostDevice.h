@@ -110,8 +110,9 @@ inline void fiberMain() {
   run.fibers[run.current].wait = Wait::Done;
 }
 
-/// Opens the barriers every thread they name waits at; false with the
-/// launch's message set when one never can.
+/// Opens the barriers every thread they name waits at (`opened` says
+/// whether one did); a cudaError_t value, with the launch's message set,
+/// when one never can.
 inline int openBarriers(BlockRun &run, const Launch &launch, bool &opened) {
   const unsigned threads = unsigned(run.fibers.size());
   opened = false;
