@@ -1,92 +1,37 @@
 //===- CudaHostRunTest.cpp - CUDA C kernels run on the host ---------------===//
 //
 // Without a GPU the CUDA C of the fused kernels can still run: the host C++
-// compiler builds it with a small prelude that makes every CUDA thread a
-// std::thread (two blocks of two warps) and implements __shfl_xor_sync
-// with a barrier per warp. The results, every row of strided operands, must
-// match the reference evaluator, for an elementwise kernel and for one
-// ending in reductions (whose rows each get a warp and whose lanes combine
-// their sums and maxima with shuffles).
+// compiler builds it with the shim of test/lib/CudaHost, which runs every
+// CUDA thread of a block as a fiber and opens a warp's shuffles once all
+// its lanes wait there. Launched as two blocks of two warps, the results,
+// every row of strided operands, must match the reference evaluator, for
+// an elementwise kernel and for one ending in reductions (whose rows each
+// get a warp and whose lanes combine their sums and maxima with shuffles).
+// Launches an sm_90 GPU rejects fail with the reason.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/CudaKernels.h"
 #include "dialects/CavsDialect.h"
+#include "test/lib/CudaHost/CudaHostLaunch.h"
+#include "test/lib/CudaHost/HostKernels.h"
 #include "test/lib/Evaluator/ReferenceEvaluator.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 using namespace cavs;
 
 namespace {
-
-/// What CUDA provides and the host lacks. Threads of `kBlocks` blocks of
-/// `kThreads` run the kernel at once; a warp's shuffles meet at its barrier.
-constexpr const char *kPrelude = R"cpp(
-#include <barrier>
-#include <cstdint>
-#include <cstring>
-#include <functional>
-#include <math.h>
-#include <memory>
-#include <thread>
-#include <vector>
-
-#define __global__
-struct Dim3 { unsigned x; };
-static thread_local Dim3 threadIdx, blockIdx;
-static Dim3 blockDim, gridDim;
-static thread_local unsigned globalThread;
-static std::vector<float> shuffleSlots;
-static std::vector<std::unique_ptr<std::barrier<>>> warpBarriers;
-
-static float __uint_as_float(unsigned bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
-static float __shfl_xor_sync(unsigned, float value, int laneMask) {
-  std::barrier<> &warp = *warpBarriers[globalThread / 32];
-  shuffleSlots[globalThread] = value;
-  warp.arrive_and_wait();
-  float other = shuffleSlots[globalThread ^ laneMask];
-  warp.arrive_and_wait();
-  return other;
-}
-
-static void runThreads(const std::function<void()> &kernel) {
-  constexpr unsigned kBlocks = 2, kThreads = 64;
-  blockDim.x = kThreads;
-  gridDim.x = kBlocks;
-  shuffleSlots.assign(kBlocks * kThreads, 0.0f);
-  warpBarriers.clear();
-  for (unsigned w = 0; w < kBlocks * kThreads / 32; ++w)
-    warpBarriers.push_back(std::make_unique<std::barrier<>>(32));
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < kBlocks * kThreads; ++t)
-    threads.emplace_back([&kernel, t] {
-      globalThread = t;
-      blockIdx.x = t / kThreads;
-      threadIdx.x = t % kThreads;
-      kernel();
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-}
-)cpp";
 
 // An elementwise kernel with a broadcast scalar, and one that ends in a
 // sum and a maximum with ties (relu's zeros).
@@ -127,80 +72,82 @@ cavs.model @kernels {
 }
 )mlir";
 
-/// Calls kernel `name` with the operands in `args`, 8 bytes each, as the
-/// runtime's launch passes them.
-using Launcher = void (*)(long long rows, const long long *args);
+/// Kernels k0 (elementwise) and k1 (reductions) of kModel, built for the
+/// host, and strided operands for them.
+class KernelSourceOnHost : public testing::Test {
+protected:
+  ~KernelSourceOnHost() override {
+    if (handle)
+      dlclose(handle);
+  }
+  void SetUp() override;
+  /// Launches `kernel` with `args` (pointers and leading dimensions) over
+  /// `rows`; returns the cudaError_t value, the reason in `message`.
+  int launch(const char *kernel, cavs_host::Dim3 grid, cavs_host::Dim3 block,
+             std::vector<long long> args, size_t sharedBytes = 0);
 
-/// The source of a launcher for `fused`, named `launch_<name>`.
-std::string launcherSource(FusedOp fused, const std::string &name) {
-  std::string text = "extern \"C\" void launch_" + name +
-                     "(long long rows, const long long *args) {\n"
-                     "  runThreads([=] { " +
-                     name + "(rows";
-  unsigned operand = 0;
-  for (unsigned i = 0, e = fused.getInputs().size(); i < e; ++i, operand += 2)
-    text += ", (const float *)args[" + std::to_string(operand) + "], args[" +
-            std::to_string(operand + 1) + "]";
-  for (unsigned i = 0, e = fused.getNumResults(); i < e; ++i, operand += 2)
-    text += ", (float *)args[" + std::to_string(operand) + "], args[" +
-            std::to_string(operand + 1) + "]";
-  return text + "); });\n}\n";
-}
-
-TEST(CudaHostRun, KernelsMatchTheEvaluator) {
   mlir::MLIRContext context;
+  std::optional<mlir::ScopedDiagnosticHandler> failOnError;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  ModelOp model;
+  test::HostKernels kernels;
+  void *handle = nullptr;
+  long long rows = 9;
+  char message[512] = "";
+};
+
+void KernelSourceOnHost::SetUp() {
   context.loadDialect<CavsDialect>();
-  mlir::ScopedDiagnosticHandler failOnError(&context, [](mlir::Diagnostic &d) {
+  failOnError.emplace(&context, [](mlir::Diagnostic &d) {
     ADD_FAILURE() << d.str();
     return mlir::success();
   });
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
+  module = mlir::parseSourceString<mlir::ModuleOp>(kModel, &context);
   ASSERT_TRUE(module);
-  ModelOp model = *module->getOps<ModelOp>().begin();
-
-  // The prelude, each kernel and its launcher.
-  std::string source = kPrelude;
+  model = *module->getOps<ModelOp>().begin();
+  std::string source;
   llvm::raw_string_ostream os(source);
-  std::vector<FusedOp> kernels;
-  model.walk([&](FusedOp fused) { kernels.push_back(fused); });
-  ASSERT_EQ(kernels.size(), 2u);
-  for (auto [i, fused] : llvm::enumerate(kernels)) {
-    std::string name = "k" + std::to_string(i);
-    ASSERT_TRUE(mlir::succeeded(emitCudaKernel(fused, name, os)));
-    os << launcherSource(fused, name);
+  std::vector<FusedOp> fused;
+  model.walk([&](FusedOp op) { fused.push_back(op); });
+  ASSERT_EQ(fused.size(), 2u);
+  std::vector<std::string> names;
+  for (auto [i, op] : llvm::enumerate(fused)) {
+    names.push_back("k" + std::to_string(i));
+    ASSERT_TRUE(mlir::succeeded(emitCudaKernel(op, names.back(), os)));
   }
-
-  llvm::SmallString<128> dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cavs-cuda-host", dir));
-  std::string cpp = (dir + "/kernels.cpp").str();
-  std::string library = (dir + "/libkernels.so").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream file(cpp, ec);
-    ASSERT_FALSE(ec) << ec.message();
-    file << source;
-  }
-  llvm::ErrorOr<std::string> compiler = llvm::sys::findProgramByName("c++");
-  ASSERT_TRUE(compiler) << "no host C++ compiler (c++) on the PATH";
-  std::string errorFile = (dir + "/errors.txt").str();
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, errorFile,
-                                                errorFile};
-  int status = llvm::sys::ExecuteAndWait(
-      *compiler,
-      {*compiler, "-std=c++20", "-O1", "-shared", "-fPIC", "-pthread", "-o",
-       library, cpp},
-      std::nullopt, redirects);
-  if (status != 0) {
-    auto log = llvm::MemoryBuffer::getFile(errorFile);
-    FAIL() << "the host compiler rejects the CUDA C:\n"
-           << (log ? (*log)->getBuffer().str() : std::string());
-  }
-  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  kernels.build(source, names);
+  if (HasFatalFailure())
+    return;
+  handle = dlopen(kernels.path().c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(handle, nullptr) << dlerror();
+}
 
+int KernelSourceOnHost::launch(const char *kernel, cavs_host::Dim3 grid,
+                               cavs_host::Dim3 block,
+                               std::vector<long long> args,
+                               size_t sharedBytes) {
+  auto *entry = static_cast<const cavs_host::KernelEntry *>(
+      dlsym(handle, (std::string("cavs_host_kernel_") + kernel).c_str()));
+  EXPECT_NE(entry, nullptr) << kernel;
+  if (!entry)
+    return -1;
+  // cudaLaunchKernel's form: a pointer to each parameter, rows first.
+  std::vector<void *> params = {&rows};
+  for (long long &arg : args)
+    params.push_back(&arg);
+  cavs_host::Launch config{kernel, grid, block, sharedBytes};
+  config.message = message;
+  config.messageSize = sizeof(message);
+  return entry->launch(config, params.data());
+}
+
+/// Two blocks of two warps: fewer threads than elements, so the
+/// grid-stride loops take several steps.
+constexpr cavs_host::Dim3 kGrid{2}, kBlock{64};
+
+TEST_F(KernelSourceOnHost, MatchesTheEvaluator) {
   // Strided rows, some with equal x and y elements, many with ties.
-  constexpr int64_t rows = 9, width = 45, ld = 50, sLd = 2;
+  constexpr int64_t width = 45, ld = 50, sLd = 2;
   std::mt19937 random(11);
   std::uniform_real_distribution<float> uniform(-2, 2);
   std::vector<float> x(rows * ld), y(rows * ld), s(rows * sLd);
@@ -214,18 +161,16 @@ TEST(CudaHostRun, KernelsMatchTheEvaluator) {
   auto pointer = [](const std::vector<float> &v) {
     return static_cast<long long>(reinterpret_cast<intptr_t>(v.data()));
   };
-  long long elementwise[] = {pointer(x), ld, pointer(s), sLd, pointer(y),
-                             ld,         pointer(a), ld};
-  long long reductions[] = {pointer(x), ld, pointer(s), sLd, pointer(y), ld,
-                            pointer(t), ld, pointer(dot), sLd, pointer(max),
-                            sLd};
-  auto launch = [&](const char *name) {
-    return reinterpret_cast<Launcher>(dlsym(handle, name));
-  };
-  ASSERT_NE(launch("launch_k0"), nullptr);
-  ASSERT_NE(launch("launch_k1"), nullptr);
-  launch("launch_k0")(rows, elementwise);
-  launch("launch_k1")(rows, reductions);
+  ASSERT_EQ(
+      launch("k0", kGrid, kBlock,
+             {pointer(x), ld, pointer(s), sLd, pointer(y), ld, pointer(a), ld}),
+      cavs_host::kSuccess)
+      << message;
+  ASSERT_EQ(launch("k1", kGrid, kBlock,
+                   {pointer(x), ld, pointer(s), sLd, pointer(y), ld, pointer(t),
+                    ld, pointer(dot), sLd, pointer(max), sLd}),
+            cavs_host::kSuccess)
+      << message;
 
   EvalGraph graph;
   for (int64_t r = 0; r < rows; ++r) {
@@ -259,8 +204,39 @@ TEST(CudaHostRun, KernelsMatchTheEvaluator) {
     EXPECT_TRUE(std::isnan(a[r * ld + width])) << where;
     EXPECT_TRUE(std::isnan(dot[r * sLd + 1])) << where;
   }
-  dlclose(handle);
-  llvm::sys::fs::remove_directories(dir);
+}
+
+// What an sm_90 GPU refuses to launch, and a warp whose shuffles name lanes
+// it lacks, fail with the reason; nothing runs (the operands are null).
+TEST_F(KernelSourceOnHost, FailsLaunchesSm90Refuses) {
+  const std::vector<long long> k0(8, 0);
+  auto expectFailure = [&](int error, int want, const std::string &words) {
+    EXPECT_EQ(error, want) << message;
+    EXPECT_NE(std::string(message).find(words), std::string::npos) << message;
+  };
+  expectFailure(launch("k0", kGrid, {2048}, k0),
+                cavs_host::kInvalidConfiguration,
+                "kernel k0: block (2048, 1, 1) is over sm_90's limits");
+  expectFailure(launch("k0", kGrid, {16, 16, 128}, k0),
+                cavs_host::kInvalidConfiguration, "block (16, 16, 128)");
+  expectFailure(launch("k0", {1, 65536}, kBlock, k0),
+                cavs_host::kInvalidConfiguration,
+                "grid (1, 65536, 1) is over sm_90's limits");
+  expectFailure(launch("k0", {0}, kBlock, k0), cavs_host::kInvalidConfiguration,
+                "empty grid");
+  expectFailure(launch("k0", kGrid, kBlock, k0, 64 * 1024),
+                cavs_host::kInvalidValue,
+                "65536 bytes of dynamic shared memory");
+  // 48 threads: the second warp has 16 lanes (on row 1), the full mask
+  // names 32.
+  rows = 2;
+  std::vector<float> zeros(64, 0.0f);
+  const long long p =
+      static_cast<long long>(reinterpret_cast<intptr_t>(zeros.data()));
+  expectFailure(launch("k1", {1}, {48}, {p, 0, p, 0, p, 0, p, 0, p, 0, p, 0}),
+                cavs_host::kLaunchFailure,
+                "a shuffle's mask 0xffffffff names lane 16 of a warp of 16 "
+                "threads");
 }
 
 } // namespace

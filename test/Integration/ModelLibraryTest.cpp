@@ -11,18 +11,21 @@
 // every parameter element by its gradient and then zero them all. With CUDA in
 // the build the libraries also carry CUDA code: on a GPU (gtest skips
 // otherwise) the same checks run there, and without one, asking for the GPU
-// must fail cleanly.
+// must fail cleanly. The GPU cases also run without a GPU on the host build
+// of the runtime's CUDA library (test/lib/CudaHost), which runs the model's
+// CUDA source and the runtime's device ops compiled for the host.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Config.h"
+#include "compiler/Frontend/Frontend.h"
+#include "compiler/Frontend/MLIRGen.h"
+#include "dialects/CavsDialect.h"
+#include "test/lib/CudaHost/HostKernels.h"
 #include "test/lib/Evaluator/RandomGraph.h"
 #include "test/support/ExampleModels.h"
 #include "test/support/LoadExampleModel.h"
 #include "test/support/LoadedModelLibrary.h"
-#include "compiler/Frontend/Frontend.h"
-#include "compiler/Frontend/MLIRGen.h"
-#include "dialects/CavsDialect.h"
 
 #include "cavs/instance.h"
 #include "cavs/runtime.h"
@@ -102,6 +105,9 @@ protected:
     switches.fusion = ablation != "no-fusion";
     library.load(*module, switches, GetParam().model.file);
     definition = library.definition();
+    // On the host build of the CUDA library, "cuda" runs this source.
+    if (const CudaCode *cuda = library.cuda())
+      hostKernels.buildForHostCudaLibrary(cuda->source, cuda->kernels);
   }
 
   /// The training program (F and ∂F), which the evaluator runs too.
@@ -119,6 +125,7 @@ protected:
   std::unique_ptr<FrontendResult> checked;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   test::LoadedModelLibrary library;
+  test::HostKernels hostKernels;
   const cavs_model_def *definition = nullptr;
   /// Widths of the f32 inputs and of the outputs, by name.
   llvm::StringMap<int64_t> f32Widths, pushWidths;

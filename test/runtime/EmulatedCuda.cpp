@@ -8,7 +8,9 @@
 // loss is added into "device" memory, fresh allocations hold garbage. So
 // the CUDA phase functions and the executor's whole device path run on
 // machines without a GPU, and since the ops run in the CPU's order, the
-// results must equal the CPU's bit for bit.
+// results must equal the CPU's bit for bit, which the example apps' and
+// the distributed trainer's GPU tests check. (test/lib/CudaHost runs the
+// CUDA source itself, kernels and device ops, against the evaluator.)
 //
 //===----------------------------------------------------------------------===//
 #include "cavs/ops.h"

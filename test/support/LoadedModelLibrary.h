@@ -67,6 +67,10 @@ public:
 
   /// The training program (F and ∂F) as compiled.
   ModelOp trainModel() { return *code_->trainIR->getOps<ModelOp>().begin(); }
+  /// The CUDA kernels' source and names; null in a build without CUDA.
+  const CudaCode *cuda() const {
+    return code_ && code_->cuda ? &*code_->cuda : nullptr;
+  }
   /// The library's definition; null until load() succeeded.
   const cavs_model_def *definition() const { return definition_; }
 

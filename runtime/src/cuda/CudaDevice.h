@@ -109,6 +109,17 @@ inline CudaDevice &deviceOf(cavs_device_ops *ops) {
 /// Sets every entry of `ops` (DeviceOps.cu).
 void fillDeviceOps(cavs_device_ops &ops);
 
+#ifdef __CUDACC__
+/// kernel<<<grid, block, 0, stream>>>(args...), the one launch syntax of
+/// these sources: their host build (test/lib/CudaHost/CudaHostRuntime.h)
+/// defines a launchKernel of its own that runs the grid on the host.
+template <typename... Params, typename... Args>
+void launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block,
+                  cudaStream_t stream, Args... args) {
+  kernel<<<grid, block, 0, stream>>>(args...);
+}
+#endif
+
 } // namespace cavs::runtime::cuda
 
 #endif // CAVS_RUNTIME_CUDA_CUDADEVICE_H

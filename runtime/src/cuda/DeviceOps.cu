@@ -233,17 +233,17 @@ template <int kGroup> struct RowGroup {
   __device__ static int lane() { return threadIdx.x % kGroup; }
 };
 
-/// Launches launchKernel(std::integral_constant<int, kGroup>, blocks) with
-/// the row group that suits `width`.
-template <typename LaunchKernel>
+/// Calls launchGroup(std::integral_constant<int, kGroup>, blocks) with the
+/// row group that suits `width`.
+template <typename LaunchGroup>
 void launchPerRow(CudaDevice &dev, int64_t rows, int64_t width,
-                  LaunchKernel launchKernel) {
+                  LaunchGroup launchGroup) {
   if (width <= kMaxWarpRowWidth)
-    launchKernel(std::integral_constant<int, kWarp>(),
-                 blocksFor(rows * kWarp, kMaxRowBlocks));
+    launchGroup(std::integral_constant<int, kWarp>(),
+                blocksFor(rows * kWarp, kMaxRowBlocks));
   else
-    launchKernel(std::integral_constant<int, kBlock>(),
-                 blocksFor(rows * kBlock, kMaxRowBlocks));
+    launchGroup(std::integral_constant<int, kBlock>(),
+                blocksFor(rows * kBlock, kMaxRowBlocks));
   checkLaunch(dev);
 }
 
@@ -403,8 +403,8 @@ void zeroRows(CudaDevice &dev, int64_t rows, int64_t width, float *dst,
               int64_t ld) {
   if (rows == 0 || width == 0)
     return;
-  zeroRowsKernel<<<blocksFor(rows * width, kMaxElementBlocks), kBlock, 0,
-                   dev.stream>>>(rows, width, dst, ld);
+  launchKernel(zeroRowsKernel, blocksFor(rows * width, kMaxElementBlocks),
+               kBlock, dev.stream, rows, width, dst, ld);
   checkLaunch(dev);
 }
 
@@ -417,8 +417,8 @@ void copyRows(CudaDevice &dev, int64_t rows, int64_t width, const float *src,
                                 cudaMemcpyDeviceToDevice, dev.stream));
     return;
   }
-  copyRowsKernel<<<blocksFor(rows * width, kMaxElementBlocks), kBlock, 0,
-                   dev.stream>>>(rows, width, src, src_ld, dst, dst_ld);
+  launchKernel(copyRowsKernel, blocksFor(rows * width, kMaxElementBlocks),
+               kBlock, dev.stream, rows, width, src, src_ld, dst, dst_ld);
   checkLaunch(dev);
 }
 
@@ -427,9 +427,9 @@ void gatherRowsOf(CudaDevice &dev, int64_t rows, int64_t width,
                   int64_t limit, FaultCode code, float *dst, int64_t ld) {
   if (rows == 0 || width == 0)
     return;
-  gatherKernel<<<blocksFor(rows * width, kMaxElementBlocks), kBlock, 0,
-                 dev.stream>>>(rows, width, index, index_ld, table, limit,
-                               dev.fault, code, dst, ld);
+  launchKernel(gatherKernel, blocksFor(rows * width, kMaxElementBlocks), kBlock,
+               dev.stream, rows, width, index, index_ld, table, limit,
+               dev.fault, code, dst, ld);
   checkLaunch(dev);
 }
 
@@ -439,9 +439,10 @@ void scatterRowsTo(CudaDevice &dev, int64_t rows, int64_t width,
                    FaultCode code, const float *src, int64_t ld, float *dst) {
   if (rows == 0 || width == 0)
     return;
-  scatterKernel<Accumulate>
-      <<<blocksFor(rows * width, kMaxElementBlocks), kBlock, 0, dev.stream>>>(
-          rows, width, index, index_ld, limit, dev.fault, code, src, ld, dst);
+  launchKernel(scatterKernel<Accumulate>,
+               blocksFor(rows * width, kMaxElementBlocks), kBlock, dev.stream,
+               rows, width, index, index_ld, limit, dev.fault, code, src, ld,
+               dst);
   checkLaunch(dev);
 }
 
@@ -453,8 +454,8 @@ void gemm(cavs_device_ops *d, int trans_a, int trans_b, int64_t m, int64_t n,
     return;
   if (k == 0) {
     if (beta != 1.0f) {
-      scaleRowsKernel<<<blocksFor(m * n, kMaxElementBlocks), kBlock, 0,
-                        dev.stream>>>(m, n, beta, c, ldc);
+      launchKernel(scaleRowsKernel, blocksFor(m * n, kMaxElementBlocks), kBlock,
+                   dev.stream, m, n, beta, c, ldc);
       checkLaunch(dev);
     }
     return;
@@ -526,8 +527,8 @@ void columnSum(cavs_device_ops *d, int64_t rows, int64_t width,
   const int64_t rowGroups = (rows + kRowsAtOnce - 1) / kRowsAtOnce;
   const int64_t rowSplits =
       std::min(rowGroups, std::max<int64_t>(1, kColumnSumBlocks / tiles));
-  columnSumKernel<<<dim3(unsigned(tiles), unsigned(rowSplits)), kBlock, 0,
-                    dev.stream>>>(rows, width, src, ld, dst);
+  launchKernel(columnSumKernel, dim3(unsigned(tiles), unsigned(rowSplits)),
+               kBlock, dev.stream, rows, width, src, ld, dst);
   checkLaunch(dev);
 }
 
@@ -537,8 +538,8 @@ void softmax(cavs_device_ops *d, int64_t rows, int64_t width, const float *src,
   if (rows == 0 || width == 0)
     return;
   launchPerRow(dev, rows, width, [&](auto group, unsigned blocks) {
-    softmaxKernel<decltype(group)::value>
-        <<<blocks, kBlock, 0, dev.stream>>>(rows, width, src, ld, dst, dst_ld);
+    launchKernel(softmaxKernel<decltype(group)::value>, blocks, kBlock,
+                 dev.stream, rows, width, src, ld, dst, dst_ld);
   });
 }
 
@@ -550,9 +551,9 @@ cavs_status softmaxCrossEntropy(cavs_device_ops *d, int64_t rows, int64_t width,
   if (rows == 0)
     return CAVS_OK;
   launchPerRow(dev, rows, width, [&](auto group, unsigned blocks) {
-    crossEntropyKernel<decltype(group)::value>
-        <<<blocks, kBlock, 0, dev.stream>>>(rows, width, logits, ld, labels,
-                                            labels_ld, dev.fault, dst, dst_ld);
+    launchKernel(crossEntropyKernel<decltype(group)::value>, blocks, kBlock,
+                 dev.stream, rows, width, logits, ld, labels, labels_ld,
+                 dev.fault, dst, dst_ld);
   });
   return CAVS_OK;
 }
@@ -567,10 +568,9 @@ cavs_status softmaxCrossEntropyGrad(cavs_device_ops *d, int64_t rows,
   if (rows == 0)
     return CAVS_OK;
   launchPerRow(dev, rows, width, [&](auto group, unsigned blocks) {
-    crossEntropyGradKernel<decltype(group)::value>
-        <<<blocks, kBlock, 0, dev.stream>>>(rows, width, logits, ld, labels,
-                                            labels_ld, grad, grad_ld, dev.fault,
-                                            dst, dst_ld);
+    launchKernel(crossEntropyGradKernel<decltype(group)::value>, blocks, kBlock,
+                 dev.stream, rows, width, logits, ld, labels, labels_ld, grad,
+                 grad_ld, dev.fault, dst, dst_ld);
   });
   return CAVS_OK;
 }
@@ -611,8 +611,8 @@ void lossSum(cavs_device_ops *d, int64_t rows, const float *src, int64_t ld,
   CudaDevice &dev = deviceOf(d);
   if (rows == 0)
     return;
-  lossSumKernel<<<blocksFor(rows, kMaxLossBlocks), kBlock, 0, dev.stream>>>(
-      rows, src, ld, total);
+  launchKernel(lossSumKernel, blocksFor(rows, kMaxLossBlocks), kBlock,
+               dev.stream, rows, src, ld, total);
   checkLaunch(dev);
 }
 

@@ -73,8 +73,8 @@ cudaError_t MarkStaging::add(cudaStream_t stream, cavs_grad_store *grads,
     int32_t *compact = block->device + block->used;
     const unsigned blocks =
         unsigned(std::min((rows + kBlock - 1) / kBlock, kMaxBlocks));
-    compactKernel<<<blocks, kBlock, 0, stream>>>(rows, index, index_ld,
-                                                 compact);
+    launchKernel(compactKernel, blocks, kBlock, stream, rows, index, index_ld,
+                 compact);
     error = cudaGetLastError();
     if (error == cudaSuccess)
       error =
