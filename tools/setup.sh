@@ -56,12 +56,13 @@ esac
 # Open MPI: the data-parallel trainer (cavs/dist.h) and its mpirun tests.
 # nlohmann-json: the runtime reads safetensors headers with it; numpy: the
 # safetensors test (test/tools/cavs-ckpt-numpy.test) reads and writes them.
+# zlib: the runtime reads gzipped word vectors (cavs/word_vectors.h).
 packages=(
   cmake ninja-build gcc g++ python3 pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libfmt-dev nlohmann-json3-dev libopenblas-dev libgtest-dev libgmock-dev
   libbenchmark-dev python3-numpy
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin zlib1g-dev
 )
 export DEBIAN_FRONTEND=noninteractive
 mapfile -t missing < <(missing_of "${packages[@]}")

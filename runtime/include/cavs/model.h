@@ -205,6 +205,19 @@ cavs_param_store_pack(const cavs_param_store *store, int32_t index);
 CAVS_API float *cavs_param_store_pack_data(cavs_param_store *store,
                                            int32_t index);
 
+/// Freezes (`frozen` = 1) or unfreezes (0) parameter `index`. Optimizer
+/// steps leave a frozen parameter and its optimizer state unchanged, and
+/// the distributed trainer does not exchange its gradient (freeze before
+/// creating the trainer, on every rank). Its values stay writable and are
+/// saved and loaded by checkpoints as before; the flag itself is not saved.
+/// New stores freeze nothing. Fails for an index out of range.
+CAVS_API cavs_status cavs_param_store_set_frozen(cavs_param_store *store,
+                                                 int32_t index, int32_t frozen);
+/// 1 when parameter `index` is frozen, else 0 (also on NULL or an index out
+/// of range).
+CAVS_API int32_t cavs_param_store_frozen(const cavs_param_store *store,
+                                         int32_t index);
+
 //===----------------------------------------------------------------------===//
 // Gradient stores
 //===----------------------------------------------------------------------===//

@@ -82,7 +82,10 @@ CAVS_API cavs_status cavs_optimizer_create(
 CAVS_API void cavs_optimizer_destroy(cavs_optimizer *optimizer);
 
 /// Applies one update to `params` from `grads`; both must belong to the
-/// optimizer's model (same signature and layout).
+/// optimizer's model (same signature and layout). Frozen parameters
+/// (cavs_param_store_set_frozen) take no part: their values and optimizer
+/// state stay as they are, and their gradients do not count towards the
+/// clipping norm.
 CAVS_API cavs_status cavs_optimizer_step(cavs_optimizer *optimizer,
                                          cavs_param_store *params,
                                          const cavs_grad_store *grads);

@@ -21,5 +21,6 @@
 #include "cavs/safetensors.h"
 #include "cavs/schedule.h"
 #include "cavs/vocab.h"
+#include "cavs/word_vectors.h"
 
 #endif // CAVS_RUNTIME_H

@@ -452,6 +452,13 @@ public:
   Span<float> values(const std::string &name) {
     return values(paramIndex(name));
   }
+  /// Freezes (or unfreezes) parameter `index`: optimizer steps skip it.
+  void setFrozen(int32_t index, bool frozen = true) {
+    check(cavs_param_store_set_frozen(get(), index, frozen ? 1 : 0));
+  }
+  bool frozen(int32_t index) const {
+    return cavs_param_store_frozen(get(), index) != 0;
+  }
 
   int32_t numPacks() const { return cavs_param_store_num_packs(get()); }
   /// Index of pack `name`; throws when there is none.
@@ -703,6 +710,15 @@ public:
     const int32_t index = paramIndex(name);
     return {cavs_grad_store_param_data(grads(), index),
             size_t(cavs_grad_store_param(grads(), index)->size)};
+  }
+  /// Freezes (or unfreezes) parameter `name`: steps leave it unchanged
+  /// (cavs_param_store_set_frozen); throws for an unknown name.
+  void freeze(const std::string &name, bool frozen = true) {
+    check(cavs_param_store_set_frozen(params(), paramIndex(name),
+                                      frozen ? 1 : 0));
+  }
+  bool frozen(const std::string &name) const {
+    return cavs_param_store_frozen(params(), paramIndex(name)) != 0;
   }
   /// The parameter and gradient stores (owned by the model).
   cavs_param_store *params() const { return cavs_model_params(get()); }

@@ -130,6 +130,26 @@ float *cavs_param_store_pack_data(cavs_param_store *store, int32_t index) {
   return packIn(layoutOf(store), cavs_param_store_data(store), index);
 }
 
+cavs_status cavs_param_store_set_frozen(cavs_param_store *store,
+                                        int32_t index, int32_t frozen) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireNonNull(store, "store"));
+    if (!paramInfo(layoutOf(store), index))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "parameter index {} is out of range; model '{}' has {} "
+                       "parameters",
+                       index, store->impl.layout().name(),
+                       store->impl.layout().numParams());
+    store->impl.setFrozen(index, frozen != 0);
+    return Status();
+  });
+}
+
+int32_t cavs_param_store_frozen(const cavs_param_store *store, int32_t index) {
+  return paramInfo(layoutOf(store), index) && store->impl.frozen(index) ? 1
+                                                                         : 0;
+}
+
 cavs_status cavs_grad_store_create(const cavs_param_store *params,
                                    cavs_grad_store **out_grads) {
   return guard([&] {

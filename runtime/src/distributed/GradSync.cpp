@@ -15,8 +15,9 @@
 
 namespace cavs::runtime {
 
-GradSync::GradSync(const GradStore &grads, const cavs_program_desc &train,
-                   int64_t bucketBytes, cavs_dist_sparse_mode sparseMode)
+GradSync::GradSync(const GradStore &grads, const std::vector<uint8_t> &frozen,
+                   const cavs_program_desc &train, int64_t bucketBytes,
+                   cavs_dist_sparse_mode sparseMode)
     : bucketFloats_(std::max<int64_t>(1, bucketBytes / int64_t(sizeof(float)))),
       sparseMode_(sparseMode), numFunctions_(train.num_functions) {
   const ModelLayout &layout = grads.layout();
@@ -41,6 +42,10 @@ GradSync::GradSync(const GradStore &grads, const cavs_program_desc &train,
   int32_t previousPoint = -1;
   for (int32_t p : layout.storageOrder()) {
     const cavs_param_info &info = layout.param(p);
+    if (frozen[p]) {
+      previousPoint = -1;
+      continue;
+    }
     if (grads.tracksRows(p)) {
       tables_.push_back({p, info.offset, info.shape[0], info.shape[1]});
       previousPoint = -1;

@@ -16,6 +16,9 @@
 // rank, which is also what every rank then marks, so the lazy optimizers
 // update the same rows everywhere.
 //
+// Frozen parameters are left out of both: the optimizer does not read their
+// gradients, so a frozen table exchanges neither row ids nor rows.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_DISTRIBUTED_GRADSYNC_H
 #define CAVS_RUNTIME_DISTRIBUTED_GRADSYNC_H
@@ -48,9 +51,10 @@ public:
   using PostSum = std::function<Status(float *data, int64_t count)>;
 
   /// Plans the buckets for `grads`' layout from the backward phases of
-  /// `train`.
-  GradSync(const GradStore &grads, const cavs_program_desc &train,
-           int64_t bucketBytes, cavs_dist_sparse_mode sparseMode);
+  /// `train`, leaving out the parameters p with `frozen[p]` set.
+  GradSync(const GradStore &grads, const std::vector<uint8_t> &frozen,
+           const cavs_program_desc &train, int64_t bucketBytes,
+           cavs_dist_sparse_mode sparseMode);
 
   /// Starts a step: nothing posted, statistics cleared.
   void beginStep();

@@ -77,13 +77,15 @@ public:
     CAVS_RETURN_IF_ERROR(Communicator::create(options.timeout_seconds, comm_));
     ModelInstance &instance = model_->impl;
     GradStore &grads = cavs_model_grads(model_)->impl;
-    sync_ =
-        std::make_unique<GradSync>(grads, instance.definition().train,
-                                   options.bucket_bytes, options.sparse_mode);
+    ParamStore &params = cavs_model_params(model_)->impl;
+    frozen_ = params.frozenMask();
+    sync_ = std::make_unique<GradSync>(grads, frozen_,
+                                       instance.definition().train,
+                                       options.bucket_bytes,
+                                       options.sparse_mode);
     int32_t tables = 0;
     for (int32_t p = 0; p < grads.layout().numParams(); ++p)
       tables += grads.tracksRows(p) ? 1 : 0;
-    ParamStore &params = cavs_model_params(model_)->impl;
     CAVS_RETURN_IF_ERROR(
         checkSameReplica(*comm_, params, optimizer_->impl, tables));
     CAVS_RETURN_IF_ERROR(broadcastReplica(*comm_, params, optimizer_->impl));
@@ -121,7 +123,9 @@ public:
     // runs between steps must not.
     if (listens_)
       model_->impl.setGradientListener(this, /*keepDenseOnDevice=*/true);
-    Status local = computeShard(globalBatch, mine, stats);
+    Status local = checkFrozenUnchanged();
+    if (local.ok())
+      local = computeShard(globalBatch, mine, stats);
     model_->impl.setGradientListener(nullptr, false);
     // Every rank posts every bucket, also when its pass failed or did not
     // run: the collectives must match across the ranks.
@@ -251,6 +255,22 @@ private:
     return Status();
   }
 
+  /// The exchange was planned for the parameters frozen when the trainer
+  /// was created: a parameter unfrozen since would be updated from this
+  /// rank's gradient alone, and the replicas would drift apart.
+  Status checkFrozenUnchanged() const {
+    const ParamStore &params = cavs_model_params(model_)->impl;
+    for (int32_t p = 0; p < params.layout().numParams(); ++p)
+      if (params.frozen(p) != (frozen_[p] != 0))
+        return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                         "distributed training: parameter '{}' was {} after "
+                         "the trainer was created; freeze parameters before "
+                         "creating it",
+                         params.layout().param(p).name,
+                         frozen_[p] ? "unfrozen" : "frozen");
+    return Status();
+  }
+
   /// Forward and backward over this rank's samples; a rank without
   /// samples contributes zero gradients and loss.
   Status computeShard(const GraphBatch &globalBatch, Report &mine,
@@ -315,6 +335,8 @@ private:
   cavs_optimizer *optimizer_;
   std::unique_ptr<Communicator> comm_;
   std::unique_ptr<GradSync> sync_;
+  /// The frozen parameters the exchange was planned for.
+  std::vector<uint8_t> frozen_;
   /// The NCCL group when the dense gradients are summed on the GPUs.
   std::unique_ptr<DeviceCollectives> deviceSums_;
   /// Where the dense buckets go: NCCL on the GPUs or MPI on the host.

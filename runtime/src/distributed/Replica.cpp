@@ -23,7 +23,10 @@ struct Identity {
   int32_t optimizerKind;
   int32_t numTables;
   int32_t numSlots;
-  int32_t unused = 0;
+  int32_t numFrozen;
+  /// FNV-1a of the frozen parameters' indices: the ranks plan their
+  /// gradient exchange without them, so they must freeze the same ones.
+  uint64_t frozenHash;
 };
 
 } // namespace
@@ -36,6 +39,13 @@ Status checkSameReplica(Communicator &comm, const ParamStore &params,
   mine.optimizerKind = optimizer.options().kind;
   mine.numTables = numTables;
   mine.numSlots = static_cast<int32_t>(optimizer.slots().size());
+  mine.numFrozen = 0;
+  mine.frozenHash = 1469598103934665603ull;
+  for (int32_t p = 0; p < params.layout().numParams(); ++p)
+    if (params.frozen(p)) {
+      ++mine.numFrozen;
+      mine.frozenHash = (mine.frozenHash ^ uint32_t(p)) * 1099511628211ull;
+    }
   std::vector<Identity> all(comm.size());
   CAVS_RETURN_IF_ERROR(comm.postAllgather(&mine, sizeof(Identity), all.data()));
   CAVS_RETURN_IF_ERROR(comm.wait("comparing the ranks' models"));
@@ -55,6 +65,13 @@ Status checkSameReplica(Communicator &comm, const ParamStore &params,
                        "with {} state arrays but rank 0 uses kind {} with {}",
                        r, b.optimizerKind, b.numSlots, a.optimizerKind,
                        a.numSlots);
+    if (a.numFrozen != b.numFrozen || a.frozenHash != b.frozenHash)
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "distributed training: rank {} freezes other "
+                       "parameters than rank 0 ({} frozen; rank 0: {}); "
+                       "every rank must freeze the same ones before creating "
+                       "the trainer",
+                       r, b.numFrozen, a.numFrozen);
   }
   return Status();
 }

@@ -14,9 +14,9 @@
 
 namespace cavs::runtime {
 
-/// Fails on every rank unless all ranks run the model, optimizer kind and
-/// row-tracking tables of rank 0 (the message names the first that does
-/// not).
+/// Fails on every rank unless all ranks run the model, optimizer kind,
+/// row-tracking tables and frozen parameters of rank 0 (the message names
+/// the first that does not).
 Status checkSameReplica(Communicator &comm, const ParamStore &params,
                         const Optimizer &optimizer, int32_t numTables);
 

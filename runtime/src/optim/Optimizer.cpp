@@ -60,7 +60,10 @@ Status Optimizer::step(ParamStore &params, const GradStore &grads) {
       requireSameModel(*layout_, params.layout(), "the parameter store"));
   CAVS_RETURN_IF_ERROR(
       requireSameModel(*layout_, grads.layout(), "the gradient store"));
-  const std::vector<ElementRange> ranges = grads.activeRanges();
+  // Frozen parameters take no part: no update, no state change, and their
+  // gradients do not count towards the clipping norm.
+  const std::vector<ElementRange> ranges =
+      grads.activeRanges(params.frozenMask());
   std::vector<float *> slots;
   for (AlignedBuffer &slot : slots_)
     slots.push_back(slot.data());

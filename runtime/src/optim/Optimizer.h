@@ -22,7 +22,8 @@ public:
                        const cavs_optimizer_options &options, Optimizer &out);
 
   /// One update of `params` from `grads` (both of this model): clipping,
-  /// weight decay and the kind's rule over grads.activeRanges().
+  /// weight decay and the kind's rule over grads.activeRanges(), frozen
+  /// parameters of `params` excluded.
   Status step(ParamStore &params, const GradStore &grads);
 
   Status setLearningRate(double learningRate);

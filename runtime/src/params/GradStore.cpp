@@ -78,11 +78,16 @@ Status GradStore::markRows(int32_t param, const int32_t *rows, int64_t count) {
   return Status();
 }
 
-std::vector<ElementRange> GradStore::activeRanges() const {
+std::vector<ElementRange>
+GradStore::activeRanges(const std::vector<uint8_t> &excluded) const {
   std::vector<ElementRange> ranges;
   bool afterDenseParam = false;
   for (int32_t i : layout_->storageOrder()) {
     const cavs_param_info &info = layout_->param(i);
+    if (!excluded.empty() && excluded[i]) {
+      afterDenseParam = false;
+      continue;
+    }
     if (trackers_[i]) {
       for (int32_t row : trackers_[i]->rows)
         ranges.push_back({info.offset + row * info.shape[1],

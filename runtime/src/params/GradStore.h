@@ -51,8 +51,10 @@ public:
   /// parameters (runs of adjacent ones merged, with the zero padding between
   /// them) and one range per touched row of tracking parameters, in layout
   /// order of the parameters. Ranges never overlap, so work over them can
-  /// be split across threads.
-  std::vector<ElementRange> activeRanges() const;
+  /// be split across threads. Parameters p with `excluded[p]` set (frozen
+  /// ones, for an optimizer) are left out; an empty mask excludes none.
+  std::vector<ElementRange>
+  activeRanges(const std::vector<uint8_t> &excluded = {}) const;
 
 private:
   struct RowTracker {

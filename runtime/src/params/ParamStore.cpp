@@ -19,6 +19,7 @@ Status ParamStore::create(const cavs_model_desc &desc, uint64_t seed,
     const cavs_param_info &info = layout->param(i);
     initializeParam(info, layout->init(i), seed, values.data() + info.offset);
   }
+  out.frozen_.assign(static_cast<size_t>(layout->numParams()), 0);
   out.layout_ = std::move(layout);
   out.values_ = std::move(values);
   return Status();

@@ -1,7 +1,8 @@
 //===- ParamStore.h - the flat buffer of a model's parameters -------------===//
 //
-// ParamStore is the object behind cavs_param_store: a shared ModelLayout and
-// one aligned buffer holding every parameter at its layout offset.
+// ParamStore is the object behind cavs_param_store: a shared ModelLayout,
+// one aligned buffer holding every parameter at its layout offset, and which
+// parameters are frozen (optimizers leave them unchanged).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_PARAMS_PARAMSTORE_H
@@ -9,6 +10,8 @@
 
 #include "params/AlignedBuffer.h"
 #include "params/ModelLayout.h"
+
+#include <vector>
 
 namespace cavs::runtime {
 
@@ -37,10 +40,19 @@ public:
     return data() + layout_->param(index).offset;
   }
 
+  /// Freezes or unfreezes parameter `index` (in range): optimizer steps
+  /// skip a frozen parameter, and the distributed trainer does not exchange
+  /// its gradient. Its values stay writable (and are checkpointed).
+  void setFrozen(int32_t index, bool frozen) { frozen_[index] = frozen; }
+  bool frozen(int32_t index) const { return frozen_[index] != 0; }
+  /// Per parameter index, 1 when frozen.
+  const std::vector<uint8_t> &frozenMask() const { return frozen_; }
+
 private:
   std::shared_ptr<const ModelLayout> layout_;
   AlignedBuffer values_;
   uint64_t generation_ = 0;
+  std::vector<uint8_t> frozen_;
 };
 
 } // namespace cavs::runtime

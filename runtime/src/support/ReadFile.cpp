@@ -17,10 +17,13 @@ namespace cavs::runtime {
 
 namespace {
 
-/// Closes `fd` on scope exit.
+/// Closes `fd` on scope exit, unless it was released (-1).
 struct FdCloser {
   int fd;
-  ~FdCloser() { ::close(fd); }
+  ~FdCloser() {
+    if (fd >= 0)
+      ::close(fd);
+  }
 };
 
 /// What a file that is not a regular file is, for messages.
@@ -40,28 +43,39 @@ const char *fileKind(mode_t mode) {
 
 } // namespace
 
-Status readWholeFile(const std::string &path, const char *what,
-                     FileBytes &out) {
+Status openRegularFile(const std::string &path, const char *what, int &fd,
+                       size_t *size) {
   // O_NONBLOCK keeps open() from waiting for a writer when `path` is a
   // FIFO, which is then refused below; reads of regular files ignore it.
-  int fd;
+  int opened;
   do
-    fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0)
+    opened = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  while (opened < 0 && errno == EINTR);
+  if (opened < 0)
     return makeError(CAVS_ERROR_IO, "cannot open {} '{}': {}", what, path,
                      std::strerror(errno));
-  FdCloser closer{fd};
+  FdCloser closer{opened};
   struct stat info;
-  if (::fstat(fd, &info) != 0)
+  if (::fstat(opened, &info) != 0)
     return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what, path,
                      std::strerror(errno));
   if (!S_ISREG(info.st_mode))
     return makeError(CAVS_ERROR_IO,
                      "cannot read {} '{}': it is {}, not a regular file", what,
                      path, fileKind(info.st_mode));
+  if (size)
+    *size = static_cast<size_t>(info.st_size);
+  closer.fd = -1;
+  fd = opened;
+  return Status();
+}
+
+Status readWholeFile(const std::string &path, const char *what,
+                     FileBytes &out) {
+  int fd;
   FileBytes bytes;
-  bytes.size = static_cast<size_t>(info.st_size);
+  CAVS_RETURN_IF_ERROR(openRegularFile(path, what, fd, &bytes.size));
+  FdCloser closer{fd};
   bytes.data.reset(new unsigned char[bytes.size]);
   size_t done = 0;
   while (done < bytes.size) {

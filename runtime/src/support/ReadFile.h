@@ -1,7 +1,8 @@
 //===- ReadFile.h - whole-file reads of the runtime's inputs --------------===//
 //
 // Every file the runtime reads (loader inputs, vocabularies, checkpoints) is
-// read whole through readWholeFile, which accepts only regular files: a
+// read whole through readWholeFile, or streamed (word vectors, which can be
+// gigabytes) from openRegularFile; both accept only regular files: a
 // directory, FIFO or device such as /dev/zero is refused up front, where
 // reading it would fail late, block, or never end.
 //
@@ -31,6 +32,12 @@ struct FileBytes {
 /// ("checkpoint"). CAVS_ERROR_IO when it cannot be opened or read, or is
 /// not a regular file.
 Status readWholeFile(const std::string &path, const char *what, FileBytes &out);
+
+/// Opens the regular file `path` for reading into `fd` (the caller closes
+/// it), for readers that stream; errors as readWholeFile's. `size` (if
+/// given) receives its size.
+Status openRegularFile(const std::string &path, const char *what, int &fd,
+                       size_t *size = nullptr);
 
 } // namespace cavs::runtime
 
