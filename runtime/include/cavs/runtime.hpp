@@ -780,6 +780,22 @@ private:
   detail::Owned<cavs_model, cavs_model_destroy> handle_;
 };
 
+/// Loads pretrained word vectors (GloVe or word2vec text, maybe gzipped)
+/// into matrix parameter `param` of `params` (ParamStore::get() or
+/// Model::params()): row i gets the vector of word i of `vocab` when the
+/// file has it. `flags`: 0 or CAVS_WORD_VECTORS_EXTRA_ROWS. Returns the
+/// counts (coverage = found / vocabulary_words); on failure throws and
+/// changes nothing.
+inline cavs_word_vectors_report
+loadWordVectors(const std::string &path, const Vocab &vocab,
+                cavs_param_store *params, const std::string &param,
+                uint32_t flags = 0) {
+  cavs_word_vectors_report report{};
+  check(cavs_load_word_vectors(path.c_str(), vocab.get(), params,
+                               param.c_str(), flags, &report));
+  return report;
+}
+
 /// Saves the parameters to `path` atomically.
 inline void saveCheckpoint(const std::string &path, const ParamStore &params) {
   check(cavs_checkpoint_save(path.c_str(), params.get(), nullptr));

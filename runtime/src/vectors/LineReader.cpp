@@ -64,9 +64,13 @@ Status LineReader::fill(bool &more) {
     if (code == Z_ERRNO)
       return makeError(CAVS_ERROR_IO, "cannot read {} '{}': {}", what_, path_,
                        std::strerror(errno));
+    // zlib starts its message with the file's name, "<fd:N>: " here.
+    std::string_view reason = message;
+    if (const size_t colon = reason.find(": "); colon != reason.npos)
+      reason.remove_prefix(colon + 2);
     return makeError(CAVS_ERROR_PARSE,
                      "{} '{}' is not a valid gzip stream: {} (after line {})",
-                     what_, path_, message, lineNumber_);
+                     what_, path_, reason, lineNumber_);
   }
   end_ += static_cast<size_t>(n);
   more = n > 0;
