@@ -1,8 +1,8 @@
 //===- ModelWrapperTest.cpp - the C++ Model wrapper (cavs/runtime.hpp) ----===//
 //
 // cavs::Model over a toy model: a training step, outputs and gradients as
-// spans of the batch's size, parameters by name, checkpoints with the
-// optimizer, moves, and failures as cavs::Error.
+// spans of the batch's size, parameters by name, frozen parameters,
+// checkpoints with the optimizer, moves, and failures as cavs::Error.
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
@@ -60,6 +60,49 @@ TEST_F(ModelWrapper, TrainsSavesAndLoads) {
   EXPECT_EQ(moved.infer(batch), model.infer(batch));
   EXPECT_GT(moved.numTasks(), 0);
   EXPECT_GE(moved.numLevels(), 1);
+}
+
+// Tests Model::freeze: a frozen parameter keeps its value through training
+// steps while the other one moves, is still saved and loaded by
+// checkpoints, and trains again once unfrozen.
+TEST_F(ModelWrapper, FrozenParameterStays) {
+  auto toy = leafSumModel();
+  std::mt19937 rng(2);
+  BatchShape shape;
+  shape.leafTyping = true;
+  const GraphBatch batch = randomBatch(rng, 4, 10, shape);
+  Model model(toy->def, 5);
+  model.setInput("x", randomFloats(rng, batch.numVertices()));
+  model.freeze("w");
+  EXPECT_TRUE(model.frozen("w"));
+  EXPECT_FALSE(model.frozen("b"));
+  Optimizer adam(model.params(), Optimizer::defaults(OptimizerKind::Adam));
+  const std::vector<float> w = toVector(model.paramValues("w"));
+  const std::vector<float> b = toVector(model.paramValues("b"));
+  for (int step = 0; step < 3; ++step) {
+    model.forward(batch);
+    model.backward();
+    EXPECT_NE(model.grad("w")[0], 0.0f) << "the gradient is still computed";
+    model.step(adam);
+  }
+  EXPECT_EQ(toVector(model.paramValues("w")), w);
+  EXPECT_NE(toVector(model.paramValues("b")), b);
+
+  const std::string path = (dir / "frozen.ckpt").string();
+  model.param("w")[0] = 4.5f; // frozen values stay writable
+  model.save(path, &adam);
+  Model loaded(toy->def, 6);
+  loaded.load(path);
+  EXPECT_EQ(loaded.paramValues("w")[0], 4.5f);
+  EXPECT_FALSE(loaded.frozen("w")) << "checkpoints do not hold the flag";
+
+  model.freeze("w", false);
+  model.forward(batch);
+  model.backward();
+  model.step(adam);
+  EXPECT_NE(model.paramValues("w")[0], 4.5f);
+  expectError([&] { model.freeze("nope"); }, CAVS_ERROR_INVALID_ARGUMENT,
+              {"the model has no parameter 'nope'"});
 }
 
 TEST_F(ModelWrapper, FailuresThrow) {

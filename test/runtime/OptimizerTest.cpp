@@ -3,7 +3,7 @@
 // Each rule runs three steps on a 3-element vector with changing gradients;
 // the expected values were computed by hand (in double precision) from the
 // formulas of docs/runtime.md. Also: clipping, sparse (lazy) rows, padding,
-// option validation and model checks.
+// frozen parameters, option validation and model checks.
 //
 //===----------------------------------------------------------------------===//
 #include "ModelFixtures.h"
@@ -324,6 +324,107 @@ TEST(Optimizer, OptionErrors) {
   EXPECT_STREQ(cavs_last_error_message(),
                "unknown optimizer kind 4; expected 1 (SGD), 2 (Adagrad) or 3 "
                "(Adam)");
+}
+
+/// Dense "a", "f", "c" around a tracked table "E" (index 3), all ones.
+ModelSpec freezeModel() {
+  ModelSpec spec;
+  spec.name = "frozen";
+  spec.params = {vectorParam("a", 2, CAVS_INIT_ONES),
+                 vectorParam("f", 2, CAVS_INIT_ONES),
+                 vectorParam("c", 2, CAVS_INIT_ONES),
+                 matrixParam("E", 4, 2, CAVS_INIT_ONES)};
+  return spec;
+}
+
+// Tests freezing for each kind: a frozen dense parameter between two
+// others, and a frozen table with touched rows, keep their values through
+// steps with weight decay and momentum while their neighbours move.
+TEST(Optimizer, FrozenParametersStay) {
+  for (OptimizerKind kind :
+       {OptimizerKind::Sgd, OptimizerKind::Adagrad, OptimizerKind::Adam}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    ParamStore params(freezeModel().desc(), 0);
+    GradStore grads(params);
+    grads.trackRows(3);
+    params.setFrozen(1);
+    params.setFrozen(3);
+    EXPECT_TRUE(params.frozen(1));
+    EXPECT_FALSE(params.frozen(2));
+    cavs_optimizer_options o = options(kind, 0.1, 0.5);
+    o.momentum = kind == OptimizerKind::Sgd ? 0.9 : 0.0;
+    Optimizer optimizer(params, o);
+    for (int step = 0; step < 3; ++step) {
+      for (int32_t p = 0; p < 3; ++p)
+        assign(grads.values(p), {0.5f, -1.0f});
+      grads.markRows(3, {0, 2});
+      for (float &g : grads.values(3))
+        g = 1.0f;
+      optimizer.step(params, grads);
+      grads.zero();
+    }
+    EXPECT_EQ(toVector(params.values(1)), (std::vector<float>{1, 1}));
+    EXPECT_EQ(toVector(params.values(3)), std::vector<float>(8, 1.0f));
+    EXPECT_NE(params.values(0)[0], 1.0f);
+    EXPECT_NE(params.values(2)[1], 1.0f);
+  }
+}
+
+// Tests that a frozen parameter's optimizer state does not move: unfrozen
+// after steps, its first update is that of a fresh SGD momentum state.
+TEST(Optimizer, FrozenStateStays) {
+  ParamStore params(freezeModel().desc(), 0);
+  GradStore grads(params);
+  params.setFrozen(1);
+  cavs_optimizer_options o = options(OptimizerKind::Sgd, 0.1, 0.5);
+  o.momentum = 0.9;
+  Optimizer optimizer(params, o);
+  for (int step = 0; step < 3; ++step) {
+    assign(grads.values(1), {2.0f, 2.0f});
+    optimizer.step(params, grads);
+  }
+  params.setFrozen(1, false);
+  optimizer.step(params, grads);
+  // v = 0.9 * 0 + (2 + 0.5 * 1); p = 1 - 0.1 * 2.5.
+  EXPECT_NEAR(params.values(1)[0], 0.75f, 1e-6);
+}
+
+// Tests that frozen gradients do not count towards the clipping norm: a
+// huge gradient of a frozen parameter changes nothing else.
+TEST(Optimizer, FrozenGradientsAreNotClipped) {
+  ParamStore quiet(freezeModel().desc(), 0), loud(freezeModel().desc(), 0);
+  GradStore quietGrads(quiet), loudGrads(loud);
+  for (ParamStore *params : {&quiet, &loud})
+    params->setFrozen(1);
+  for (GradStore *grads : {&quietGrads, &loudGrads}) {
+    assign(grads->values(0), {3.0f, 0.0f});
+    assign(grads->values(2), {0.0f, 4.0f});
+  }
+  assign(loudGrads.values(1), {1000.0f, 1000.0f});
+  cavs_optimizer_options o = options(OptimizerKind::Sgd, 1.0);
+  o.clip_norm = 1.0;
+  Optimizer(quiet, o).step(quiet, quietGrads);
+  Optimizer(loud, o).step(loud, loudGrads);
+  EXPECT_NEAR(quiet.values(0)[0], 1.0f - 0.6f, 1e-6);
+  EXPECT_EQ(toVector(loud.values(0)), toVector(quiet.values(0)));
+  EXPECT_EQ(toVector(loud.values(2)), toVector(quiet.values(2)));
+}
+
+// Tests the C ABI of the frozen flags.
+TEST(Optimizer, FrozenFlagsFromC) {
+  ParamStore params(freezeModel().desc(), 0);
+  EXPECT_EQ(cavs_param_store_set_frozen(params.get(), 4, 1),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(cavs_last_error_message(),
+               "parameter index 4 is out of range; model 'frozen' has 4 "
+               "parameters");
+  EXPECT_EQ(cavs_param_store_set_frozen(nullptr, 0, 1),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(cavs_param_store_set_frozen(params.get(), 2, 7), CAVS_OK);
+  EXPECT_EQ(cavs_param_store_frozen(params.get(), 2), 1);
+  EXPECT_EQ(cavs_param_store_frozen(params.get(), 0), 0);
+  EXPECT_EQ(cavs_param_store_frozen(params.get(), -1), 0);
+  EXPECT_EQ(cavs_param_store_frozen(nullptr, 0), 0);
 }
 
 // Tests that parameters and gradients must belong to the optimizer's model
