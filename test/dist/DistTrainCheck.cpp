@@ -6,7 +6,11 @@
 //            step loss and parameters must agree within 1e-5 (relative), and
 //            checkpoints must move between the two (N ranks -> 1, 1 -> N).
 //            With --bad-step K, step K's batch has a bad label: the step
-//            must fail on every rank and change nothing.
+//            must fail on every rank and change nothing. With --freeze P
+//            both freeze parameter P (the treelstm's only table, embed):
+//            it must keep its values and no table row may be exchanged;
+//            --freeze-rank R freezes it on rank R alone, which the trainer
+//            must refuse.
 //   fail     trains and checkpoints every step until one rank kills itself
 //            or hangs at a given step: the others must fail with a message.
 //   load     (one process) loads a checkpoint into a fresh model.
@@ -196,6 +200,10 @@ int compare(const Args &args) {
     return kSkip;
   }
   cavs::Model model(workload.def, 1 + rankGuess, device.c_str());
+  const std::string frozen = args.get("freeze", "");
+  const int freezeRank = args.number("freeze-rank", -1);
+  if (!frozen.empty() && (freezeRank < 0 || freezeRank == rankGuess))
+    model.freeze(frozen);
   cavs::Optimizer optimizer(model.params(), options);
   cavs_dist_options settings = cavs::dist::defaults();
   settings.gpu_sums = gpuSums == "nccl"  ? CAVS_DIST_GPU_SUMS_NCCL
@@ -210,6 +218,12 @@ int compare(const Args &args) {
     std::printf("dense gradients summed with %s\n", trainer.denseSums());
   cavs::Model reference(workload.def, 1);
   cavs::Optimizer referenceOptimizer(reference.params(), options);
+  std::vector<float> frozenValues;
+  if (!frozen.empty()) {
+    reference.freeze(frozen);
+    const cavs::Span<const float> values = reference.paramValues(frozen);
+    frozenValues.assign(values.begin(), values.end());
+  }
 
   auto report = [&](const char *what, int step, double lossDist,
                     double lossRef, double paramDiff) {
@@ -262,6 +276,24 @@ int compare(const Args &args) {
                    (long long)stats.early_bytes, (long long)stats.dense_bytes,
                    listens ? "some, not all" : "none");
       ok = false;
+    }
+    if (!frozen.empty()) {
+      const cavs::Span<const float> values = model.paramValues(frozen);
+      const bool unchanged =
+          std::equal(values.begin(), values.end(), frozenValues.begin());
+      if (!unchanged || stats.sparse_rows != 0 || stats.sparse_bytes != 0 ||
+          stats.index_bytes != 0) {
+        std::fprintf(stderr,
+                     "rank %d: step %d: frozen '%s' %s; %lld table rows, "
+                     "%lld table bytes and %lld row-id bytes exchanged "
+                     "(expected none)\n",
+                     trainer.rank(), step, frozen.c_str(),
+                     unchanged ? "unchanged" : "CHANGED",
+                     (long long)stats.sparse_rows,
+                     (long long)stats.sparse_bytes,
+                     (long long)stats.index_bytes);
+        ok = false;
+      }
     }
     const bool zeroed = gradientsZeroed(model),
                referenceZeroed = gradientsZeroed(reference);
