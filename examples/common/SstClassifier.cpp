@@ -5,6 +5,7 @@
 #include "App.h"
 #include "Checkpoints.h"
 #include "Distributed.h"
+#include "Embeddings.h"
 #include "Metrics.h"
 #include "Sst.h"
 #include "TrainOptions.h"
@@ -28,6 +29,8 @@ struct Options : TrainOptions {
   DistributedOptions distributed;
   /// A checkpoint to evaluate instead of training; none when empty.
   std::string evaluate;
+  /// Pretrained vectors for the table "embed", and freezing it.
+  EmbeddingOptions embeddings;
 };
 
 struct Evaluation {
@@ -117,6 +120,7 @@ int train(const SstModel &spec, const Options &options) {
   // The model comes first so that a distributed run knows its rank (and
   // leaves printing to rank 0) before anything is printed.
   std::unique_ptr<cavs::Model> model = spec.create(options.seed, options.device);
+  freezeEmbeddings(*model, "embed", options.embeddings);
   // The loss is summed over the trees of a batch; Adagrad is invariant to
   // the gradient's scale, so a decay of wd * B on the summed gradient is
   // Tai et al.'s wd on the mean gradient.
@@ -135,6 +139,10 @@ int train(const SstModel &spec, const Options &options) {
   if (dist)
     requireSameData(*dist, evaluationData(data));
   requireRows(*model, "embed", data.vocab.size(), "V");
+  loadEmbeddings(*model, "embed", data.vocab, options.embeddings);
+  if (dist && !options.embeddings.path.empty())
+    requireSameData(*dist,
+                    {embeddingsData(*model, "embed", options.embeddings)});
   std::ostringstream details;
   details << describeTraining(options, "Adagrad", "trees") << ", weight decay "
           << options.weightDecay << ", loss at "
@@ -224,6 +232,7 @@ int runSstClassifier(const SstModel &spec, int argc, char **argv) {
               "no training: restore the checkpoint PATH and report its dev "
               "and test root accuracy",
               &options.evaluate);
+  addEmbeddingOptions(parser, options.embeddings);
   if (spec.distributed)
     addDistributedOptions(parser, &options.distributed);
   return finishDistributed(

@@ -14,6 +14,7 @@
 
 #include "App.h"
 #include "Checkpoints.h"
+#include "Embeddings.h"
 #include "Metrics.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
@@ -35,6 +36,8 @@ struct Options : TrainOptions {
   DataSource source;
   std::string mode = "var";
   int32_t length = 64;
+  /// Pretrained vectors for the input table "embed", and freezing it.
+  EmbeddingOptions embeddings;
 };
 
 /// Every kDevEvery-th sentence of valid.txt is the dev split.
@@ -97,6 +100,8 @@ int train(const Options &options) {
 
   cavs_models::chainlstm model(options.seed);
   requireRows(model, "embed", corpus.vocab.size(), "V");
+  freezeEmbeddings(model, "embed", options.embeddings);
+  loadEmbeddings(model, "embed", corpus.vocab, options.embeddings);
   cavs::Optimizer optimizer(
       model.params(), optimizerOptions(cavs::OptimizerKind::Adam,
                                        options.learningRate, options.clip));
@@ -145,5 +150,6 @@ int main(int argc, char **argv) {
   parser.integer("--length", "steps per chain in fixed mode", &options.length,
                  1, 1 << 20);
   addTrainOptions(parser, options, "chains", "Adam", "sentences");
+  addEmbeddingOptions(parser, options.embeddings);
   return runApp(parser, argc, argv, [&] { return train(options); });
 }
