@@ -10,8 +10,8 @@
 //   3. SUMS the parameter gradients over the ranks (dense parameters in
 //      buckets, each started as soon as the backward pass has finished it,
 //      over MPI or, for models on GPUs, with NCCL; embedding tables as
-//      their touched rows, or dense when that is cheaper) and sums the
-//      losses,
+//      their touched rows, or dense when that is cheaper; frozen
+//      parameters not at all) and sums the losses,
 //   4. applies the same optimizer step on every rank.
 //
 // cavs_model_forward returns the SUM of the losses of the batch and backward
@@ -114,7 +114,9 @@ typedef struct cavs_dist_trainer cavs_dist_trainer;
 
 /// Initializes MPI when the application has not (MPI_THREAD_FUNNELED),
 /// joins every rank of MPI_COMM_WORLD and makes the replicas equal: checks
-/// that every rank runs the same model and optimizer kind, then broadcasts
+/// that every rank runs the same model and optimizer kind and froze the
+/// same parameters (cavs_param_store_set_frozen; the exchange is planned
+/// without them, so freeze before creating the trainer), then broadcasts
 /// rank 0's parameters and optimizer state (step count included) to the
 /// others. Collective: every rank must call it. `model` and `optimizer`
 /// (created for the model's parameters) must outlive the trainer;
@@ -141,8 +143,9 @@ CAVS_API int32_t cavs_dist_trainer_size(const cavs_dist_trainer *trainer);
 /// same batch (same samples, same order) on every rank: the steps above.
 /// `*out_loss` (may be NULL) receives the sum of the losses over the whole
 /// global batch, the same on every rank. Collective. A failure on any rank
-/// (a bad label, a different global batch) makes the step fail on every
-/// rank, naming the rank, before any parameter changes; a rank that does
+/// (a bad label, a different global batch, a parameter frozen or unfrozen
+/// since the trainer was created) makes the step fail on every rank,
+/// naming the rank, before any parameter changes; a rank that does
 /// not answer within the timeout makes it fail with CAVS_ERROR_IO.
 CAVS_API cavs_status cavs_dist_trainer_step(cavs_dist_trainer *trainer,
                                             const cavs_graph_batch *global_batch,
