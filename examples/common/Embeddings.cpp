@@ -2,8 +2,8 @@
 #include "Embeddings.h"
 
 #include <cstdio>
-#include <string>
 #include <functional>
+#include <string>
 #include <string_view>
 
 namespace cavs_examples {

@@ -283,15 +283,14 @@ int compare(const Args &args) {
           std::equal(values.begin(), values.end(), frozenValues.begin());
       if (!unchanged || stats.sparse_rows != 0 || stats.sparse_bytes != 0 ||
           stats.index_bytes != 0) {
-        std::fprintf(stderr,
-                     "rank %d: step %d: frozen '%s' %s; %lld table rows, "
-                     "%lld table bytes and %lld row-id bytes exchanged "
-                     "(expected none)\n",
-                     trainer.rank(), step, frozen.c_str(),
-                     unchanged ? "unchanged" : "CHANGED",
-                     (long long)stats.sparse_rows,
-                     (long long)stats.sparse_bytes,
-                     (long long)stats.index_bytes);
+        std::fprintf(
+            stderr,
+            "rank %d: step %d: frozen '%s' %s; %lld table rows, "
+            "%lld table bytes and %lld row-id bytes exchanged "
+            "(expected none)\n",
+            trainer.rank(), step, frozen.c_str(),
+            unchanged ? "unchanged" : "CHANGED", (long long)stats.sparse_rows,
+            (long long)stats.sparse_bytes, (long long)stats.index_bytes);
         ok = false;
       }
     }

@@ -95,8 +95,8 @@ TEST_F(WordVectors, LoadsEveryFormat) {
       SCOPED_TRACE(std::string(header ? "word2vec" : "GloVe") +
                    (gzip ? ", gzipped" : ""));
       params.values("embed")[0] = 0; // rewritten by the load
-      const std::string path = write("vectors.txt", (header ? "5 4\n" : "") + body,
-                                     gzip);
+      const std::string path =
+          write("vectors.txt", (header ? "5 4\n" : "") + body, gzip);
       const cavs_word_vectors_report report = load(path);
       EXPECT_EQ(report.vocabulary_words, kRows);
       EXPECT_EQ(report.found, 3);
@@ -120,11 +120,10 @@ TEST_F(WordVectors, LoadsEveryFormat) {
 // without "\n", the first of two vectors of a word, and a word containing
 // blanks (skipped and counted, as glove.840B's "at name@domain.com" lines).
 TEST_F(WordVectors, FormatDetails) {
-  const std::string path = writeFile(
-      "details.txt", "w1\t1 2 3 4\r\n"
-                     "w1 9 9 9 9\r\n"
-                     "a b 5 6 7 8\r\n"
-                     "w4 -1e-3 0.5 2 3");
+  const std::string path = writeFile("details.txt", "w1\t1 2 3 4\r\n"
+                                                    "w1 9 9 9 9\r\n"
+                                                    "a b 5 6 7 8\r\n"
+                                                    "w4 -1e-3 0.5 2 3");
   const cavs_word_vectors_report report = load(path);
   EXPECT_EQ(report.found, 2);
   EXPECT_EQ(report.file_vectors, 4);
@@ -146,11 +145,10 @@ TEST_F(WordVectors, ExtraRows) {
   const std::string path =
       writeFile("v.txt", line("w1", vectorOf(1)) + line("w9", vectorOf(9)));
   const std::vector<float> before = toVector(params.values("embed"));
-  expectError(
-      [&] { loadWordVectors(path, small, params.get(), "embed"); },
-      CAVS_ERROR_INVALID_ARGUMENT,
-      {"parameter 'embed' has 10 rows but the vocabulary has 3 words",
-       "CAVS_WORD_VECTORS_EXTRA_ROWS"});
+  expectError([&] { loadWordVectors(path, small, params.get(), "embed"); },
+              CAVS_ERROR_INVALID_ARGUMENT,
+              {"parameter 'embed' has 10 rows but the vocabulary has 3 words",
+               "CAVS_WORD_VECTORS_EXTRA_ROWS"});
   EXPECT_EQ(toVector(params.values("embed")), before);
   const cavs_word_vectors_report report = loadWordVectors(
       path, small, params.get(), "embed", CAVS_WORD_VECTORS_EXTRA_ROWS);
@@ -191,10 +189,10 @@ TEST_F(WordVectors, ErrorsChangeNothing) {
   expectFailure(write("text.txt", good + "w3 1 2 x3 4\n", false),
                 CAVS_ERROR_PARSE,
                 {"text.txt:3:8: value 3 of 'w3' is not a number: 'x3'"});
-  expectFailure(write("blank.txt", line("w1", vectorOf(1)) + "\n" + good,
-                      false),
-                CAVS_ERROR_PARSE,
-                {"blank.txt:2: blank line; expected a word and 4 values"});
+  expectFailure(
+      write("blank.txt", line("w1", vectorOf(1)) + "\n" + good, false),
+      CAVS_ERROR_PARSE,
+      {"blank.txt:2: blank line; expected a word and 4 values"});
   expectFailure(write("count.txt", "3 4\n" + good, false), CAVS_ERROR_PARSE,
                 {"count.txt:1: the word2vec header announces 3 vectors but "
                  "the file has 2"});
@@ -230,8 +228,8 @@ TEST_F(WordVectors, CArguments) {
                                    "embed", 0, nullptr),
             CAVS_OK);
   EXPECT_EQ(params.values("embed")[3 * kDim], vectorOf(3)[0]);
-  EXPECT_EQ(cavs_load_word_vectors(path.c_str(), nullptr, params.get(),
-                                   "embed", 0, nullptr),
+  EXPECT_EQ(cavs_load_word_vectors(path.c_str(), nullptr, params.get(), "embed",
+                                   0, nullptr),
             CAVS_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(cavs_last_error_message(), "vocab must not be NULL");
   EXPECT_EQ(cavs_load_word_vectors(path.c_str(), vocab.get(), params.get(),
@@ -263,9 +261,9 @@ TEST_F(WordVectors, LargeFileIsLinear) {
   const auto start = std::chrono::steady_clock::now();
   const cavs_word_vectors_report report =
       loadWordVectors(path, large, store.get(), "embed");
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_EQ(report.found, kWords);
   EXPECT_EQ(report.skipped_lines, 1);
   const Span<float> table = store.values("embed");

@@ -786,13 +786,14 @@ private:
 /// file has it. `flags`: 0 or CAVS_WORD_VECTORS_EXTRA_ROWS. Returns the
 /// counts (coverage = found / vocabulary_words); on failure throws and
 /// changes nothing.
-inline cavs_word_vectors_report
-loadWordVectors(const std::string &path, const Vocab &vocab,
-                cavs_param_store *params, const std::string &param,
-                uint32_t flags = 0) {
+inline cavs_word_vectors_report loadWordVectors(const std::string &path,
+                                                const Vocab &vocab,
+                                                cavs_param_store *params,
+                                                const std::string &param,
+                                                uint32_t flags = 0) {
   cavs_word_vectors_report report{};
-  check(cavs_load_word_vectors(path.c_str(), vocab.get(), params,
-                               param.c_str(), flags, &report));
+  check(cavs_load_word_vectors(path.c_str(), vocab.get(), params, param.c_str(),
+                               flags, &report));
   return report;
 }
 

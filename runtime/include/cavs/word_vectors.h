@@ -72,11 +72,9 @@ typedef struct cavs_word_vectors_report {
 ///     the first, a value that is not a number or not finite, a blank line,
 ///     a header whose count disagrees with the lines, a file without
 ///     vectors, a corrupt or truncated gzip stream.
-CAVS_API cavs_status cavs_load_word_vectors(const char *path,
-                                            const cavs_vocab *vocab,
-                                            cavs_param_store *params,
-                                            const char *param, uint32_t flags,
-                                            cavs_word_vectors_report *out_report);
+CAVS_API cavs_status cavs_load_word_vectors(
+    const char *path, const cavs_vocab *vocab, cavs_param_store *params,
+    const char *param, uint32_t flags, cavs_word_vectors_report *out_report);
 
 CAVS_EXTERN_C_END
 

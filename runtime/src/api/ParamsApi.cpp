@@ -130,8 +130,8 @@ float *cavs_param_store_pack_data(cavs_param_store *store, int32_t index) {
   return packIn(layoutOf(store), cavs_param_store_data(store), index);
 }
 
-cavs_status cavs_param_store_set_frozen(cavs_param_store *store,
-                                        int32_t index, int32_t frozen) {
+cavs_status cavs_param_store_set_frozen(cavs_param_store *store, int32_t index,
+                                        int32_t frozen) {
   return guard([&] {
     CAVS_RETURN_IF_ERROR(requireNonNull(store, "store"));
     if (!paramInfo(layoutOf(store), index))
@@ -146,8 +146,7 @@ cavs_status cavs_param_store_set_frozen(cavs_param_store *store,
 }
 
 int32_t cavs_param_store_frozen(const cavs_param_store *store, int32_t index) {
-  return paramInfo(layoutOf(store), index) && store->impl.frozen(index) ? 1
-                                                                         : 0;
+  return paramInfo(layoutOf(store), index) && store->impl.frozen(index) ? 1 : 0;
 }
 
 cavs_status cavs_grad_store_create(const cavs_param_store *params,

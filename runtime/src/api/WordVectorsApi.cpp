@@ -22,8 +22,8 @@ cavs_status cavs_load_word_vectors(const char *path, const cavs_vocab *vocab,
     CAVS_RETURN_IF_ERROR(requireNonNull(params, "params"));
     CAVS_RETURN_IF_ERROR(requireNonNull(param, "param"));
     cavs_word_vectors_report report{};
-    CAVS_RETURN_IF_ERROR(loadWordVectors(path, vocab->impl, params->impl,
-                                         param, flags, report));
+    CAVS_RETURN_IF_ERROR(
+        loadWordVectors(path, vocab->impl, params->impl, param, flags, report));
     if (out_report)
       *out_report = report;
     return Status();

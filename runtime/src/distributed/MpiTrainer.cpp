@@ -79,10 +79,9 @@ public:
     GradStore &grads = cavs_model_grads(model_)->impl;
     ParamStore &params = cavs_model_params(model_)->impl;
     frozen_ = params.frozenMask();
-    sync_ = std::make_unique<GradSync>(grads, frozen_,
-                                       instance.definition().train,
-                                       options.bucket_bytes,
-                                       options.sparse_mode);
+    sync_ =
+        std::make_unique<GradSync>(grads, frozen_, instance.definition().train,
+                                   options.bucket_bytes, options.sparse_mode);
     int32_t tables = 0;
     for (int32_t p = 0; p < grads.layout().numParams(); ++p)
       tables += grads.tracksRows(p) ? 1 : 0;
