@@ -10,7 +10,8 @@
 //            both freeze parameter P (the treelstm's only table, embed):
 //            it must keep its values and no table row may be exchanged;
 //            --freeze-rank R freezes it on rank R alone, which the trainer
-//            must refuse.
+//            must refuse; --freeze-late P freezes P once the trainer
+//            exists, which every step must refuse.
 //   fail     trains and checkpoints every step until one rank kills itself
 //            or hangs at a given step: the others must fail with a message.
 //   load     (one process) loads a checkpoint into a fresh model.
@@ -210,6 +211,8 @@ int compare(const Args &args) {
                       : gpuSums == "mpi" ? CAVS_DIST_GPU_SUMS_MPI
                                          : CAVS_DIST_GPU_SUMS_AUTO;
   cavs::dist::Trainer trainer(model, optimizer, settings);
+  if (args.get("freeze-late", "") != "")
+    model.freeze(args.get("freeze-late", ""));
   // The trainer listens to the pass (and starts sums early) unless the
   // gradients are summed on the host after a GPU pass.
   const bool onGpus = std::string(trainer.denseSums()) == "NCCL";
