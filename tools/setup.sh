@@ -57,7 +57,7 @@ esac
 packages=(
   cmake ninja-build gcc g++ python3 pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
-  libfmt-dev libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libfmt-dev libopenblas-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
 )
 export DEBIAN_FRONTEND=noninteractive
