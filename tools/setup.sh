@@ -60,8 +60,8 @@ esac
 packages=(
   cmake ninja-build gcc g++ python3 pkg-config
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
-  libfmt-dev nlohmann-json3-dev libopenblas-dev libgtest-dev libgmock-dev
-  libbenchmark-dev python3-numpy
+  libfmt-dev nlohmann-json3-dev libopenblas-dev libdnnl-dev libgtest-dev
+  libgmock-dev libbenchmark-dev python3-numpy
   libopenmpi-dev openmpi-bin zlib1g-dev
 )
 export DEBIAN_FRONTEND=noninteractive

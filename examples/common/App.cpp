@@ -1,7 +1,6 @@
 //===- App.cpp - the frame around every app's training loop ---------------===//
 #include "App.h"
 
-#include <dlfcn.h>
 #include <iostream>
 
 namespace cavs_examples {
@@ -29,22 +28,12 @@ int runApp(const ArgParser &parser, int argc, char **argv,
   }
 }
 
-namespace {
-/// The OpenBLAS kernel family in use, looked up at run time: the runtime
-/// links OpenBLAS, the apps do not need to.
-std::string blasCore() {
-  using CoreName = char *(*)();
-  auto coreName =
-      reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
-  return coreName ? coreName() : "unknown (not OpenBLAS)";
-}
-} // namespace
-
 void setUpThreads(int32_t threads) {
   if (threads > 0)
     cavs::check(cavs_set_num_threads(threads));
-  std::cout << "BLAS core: " << blasCore()
-            << ", kernel threads: " << cavs_num_threads() << "\n";
+  std::cout << "GEMM engine: " << cavs_gemm_engine() << " ("
+            << cavs_gemm_kernel() << "), kernel threads: " << cavs_num_threads()
+            << "\n";
 }
 
 void printModel(const cavs::Model &model, const std::string &details) {

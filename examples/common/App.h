@@ -1,7 +1,7 @@
 //===- App.h - the frame around every app's training loop -------*- C++ -*-===//
 //
 // The shared frame of the apps: exit codes and error messages (2 for a bad
-// command line, 1 for a failure at run time), kernel threads and the BLAS
+// command line, 1 for a failure at run time), kernel threads and the GEMM
 // banner, the model banner and optimizer options, and the checks of model
 // dimensions against the data.
 //
@@ -25,7 +25,7 @@ int runApp(const ArgParser &parser, int argc, char **argv,
            const std::function<int()> &run);
 
 /// Sets the kernel threads (0 keeps the runtime's default) and prints the
-/// OpenBLAS kernel family and the thread count.
+/// GEMM engine with its kernel family, and the thread count.
 void setUpThreads(int32_t threads);
 
 /// Prints "model: <name>, <count> parameters; <details>".

@@ -5,9 +5,11 @@
 // than the width (whose padding must stay untouched), DAG children with
 // repeats and absent (-1) entries, negative ids and labels, and the exact
 // messages of out-of-range ids. gemm is checked in its three uses against a
-// naive triple loop.
+// naive triple loop on every GEMM engine built in, at small sizes and at the
+// sizes the models issue (where the engines take their blocked paths).
 //
 //===----------------------------------------------------------------------===//
+#include "cavs/instance.h"
 #include "cavs/ops.h"
 
 #include <gtest/gtest.h>
@@ -105,7 +107,37 @@ void expectSame(const Rows &actual, const Rows &expected) {
                  "row " + std::to_string(r) + " column " + std::to_string(c));
 }
 
+/// Runs `check` once with each GEMM engine built in as the active one.
+template <typename Check> void forEachGemmEngine(Check check) {
+  const std::string active = cavs_gemm_engine();
+  for (int32_t e = 0; e < cavs_num_gemm_engines(); ++e) {
+    const char *engine = cavs_gemm_engine_name(e);
+    SCOPED_TRACE(engine);
+    ASSERT_EQ(cavs_set_gemm_engine(engine), CAVS_OK);
+    ASSERT_STREQ(cavs_gemm_engine(), engine);
+    check();
+  }
+  ASSERT_EQ(cavs_set_gemm_engine(active.c_str()), CAVS_OK);
+}
+
+TEST(OpsTest, GemmEnginesAreListedAndSelectedByName) {
+  ASSERT_GE(cavs_num_gemm_engines(), 1);
+  EXPECT_STREQ(cavs_gemm_engine_name(0), "openblas");
+  EXPECT_EQ(cavs_gemm_engine_name(-1), nullptr);
+  EXPECT_EQ(cavs_gemm_engine_name(cavs_num_gemm_engines()), nullptr);
+  std::string names;
+  for (int32_t e = 0; e < cavs_num_gemm_engines(); ++e)
+    names += (e ? ", " : "") + std::string(cavs_gemm_engine_name(e));
+  const std::string active = cavs_gemm_engine();
+  expectInvalid(cavs_set_gemm_engine("bogus"),
+                "no GEMM engine is called 'bogus'; this runtime has: " + names);
+  expectInvalid(cavs_set_gemm_engine(nullptr), "the engine name is NULL");
+  EXPECT_EQ(cavs_gemm_engine(), active);
+  forEachGemmEngine([] { EXPECT_STRNE(cavs_gemm_kernel(), ""); });
+}
+
 TEST(OpsTest, GemmMatmulIsXTimesWTransposed) {
+  forEachGemmEngine([] {
   std::mt19937 rng(1);
   for (int64_t rows : kRowCounts) {
     SCOPED_TRACE(rows);
@@ -118,9 +150,11 @@ TEST(OpsTest, GemmMatmulIsXTimesWTransposed) {
                  y.ptr(), ldy);
     expectSame(y, expected);
   }
+  });
 }
 
 TEST(OpsTest, GemmTransposedMatmulIsDyTimesW) {
+  forEachGemmEngine([] {
   std::mt19937 rng(2);
   for (int64_t rows : kRowCounts) {
     SCOPED_TRACE(rows);
@@ -134,9 +168,11 @@ TEST(OpsTest, GemmTransposedMatmulIsDyTimesW) {
                  dx.ptr(), lddx);
     expectSame(dx, expected);
   }
+  });
 }
 
 TEST(OpsTest, GemmWeightGradientAccumulatesOuterProducts) {
+  forEachGemmEngine([] {
   std::mt19937 rng(3);
   for (int64_t rows : kRowCounts) {
     SCOPED_TRACE(rows);
@@ -150,6 +186,38 @@ TEST(OpsTest, GemmWeightGradientAccumulatesOuterProducts) {
                  dw.ptr(), k);
     expectSame(dw, expected);
   }
+  });
+}
+
+TEST(OpsTest, GemmEnginesAgreeWithTheReferenceAtModelSizes) {
+  // Rows of a task, hidden sizes, an odd leading dimension; all three uses.
+  struct Case {
+    bool transA, transB;
+    int64_t m, n, k;
+  };
+  const Case cases[] = {{false, true, 57, 384, 256},
+                        {false, false, 300, 129, 515},
+                        {true, false, 256, 515, 57}};
+  forEachGemmEngine([&] {
+    std::mt19937 rng(4);
+    for (const Case &c : cases) {
+      SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k);
+      Rows a(rng, c.transA ? c.k : c.m, c.transA ? c.m : c.k,
+             (c.transA ? c.m : c.k) + 3);
+      Rows b(rng, c.transB ? c.n : c.k, c.transB ? c.k : c.n,
+             c.transB ? c.k : c.n);
+      Rows out(rng, c.m, c.n, c.n + 1), expected = out;
+      naiveGemm(c.transA, c.transB, c.m, c.n, c.k, 1.0f, a, b, 1.0f, expected);
+      cavs_op_gemm(c.transA, c.transB, c.m, c.n, c.k, 1.0f, a.ptr(), a.ld,
+                   b.ptr(), b.ld, 1.0f, out.ptr(), out.ld);
+      out.expectPaddingIntact();
+      // Float sums of k products of values in [-1, 1], in any order.
+      for (int64_t r = 0; r < c.m; ++r)
+        for (int64_t j = 0; j < c.n; ++j)
+          ASSERT_NEAR(out.at(r, j), expected.at(r, j), 1e-5 * double(c.k))
+              << "row " << r << " column " << j;
+    }
+  });
 }
 
 TEST(OpsTest, GemmWithEmptyProductScalesOrClearsC) {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,10 +28,13 @@ struct ExampleModel {
   std::vector<GraphShape> shapes;
 };
 
-/// The file name without `.cavs` (`treelstm`): what names a model's cases.
+/// The file name without `.cavs` (`treelstm`): what names a model's cases,
+/// with '_' for the '-' that gtest refuses in a name (treelstm_nary).
 inline std::string getModelStem(const ExampleModel &model) {
   std::string file = model.file;
-  return file.substr(0, file.find('.'));
+  std::string stem = file.substr(0, file.find('.'));
+  std::replace(stem.begin(), stem.end(), '-', '_');
+  return stem;
 }
 
 /// Prints a model as its file name, so that gtest's messages say which case
@@ -48,6 +52,9 @@ exampleModelName(const testing::TestParamInfo<ExampleModel> &info) {
 inline const std::vector<ExampleModel> &exampleModels() {
   static const std::vector<ExampleModel> models = {
       {"treelstm.cavs",
+       {"V=20", "E=6", "H=5", "C=3"},
+       {GraphShape::Tree, GraphShape::Dag}},
+      {"treelstm-nary.cavs",
        {"V=20", "E=6", "H=5", "C=3"},
        {GraphShape::Tree, GraphShape::Dag}},
       {"treefc.cavs", {"V=20", "H=6", "C=3"}, {GraphShape::Tree}},

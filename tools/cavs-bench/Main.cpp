@@ -33,8 +33,9 @@ const cavs_model_def *compile(ModelCache &cache, const ModelSource &source,
   return model.def;
 }
 
-/// The configurations of the sweep: every hidden size, batch size, mode
-/// and thread count, hidden size outermost (one model instance at a time).
+/// The configurations of the sweep: every hidden size, batch size, mode,
+/// thread count and GEMM engine, hidden size outermost (one model instance
+/// at a time), engines innermost (side by side).
 std::vector<Config> sweep(const Options &options, ModelCache &cache,
                           const ModelSource &source) {
   std::vector<Config> configs;
@@ -42,8 +43,13 @@ std::vector<Config> sweep(const Options &options, ModelCache &cache,
     const cavs_model_def *def = compile(cache, source, hidden, Variant{});
     for (int32_t batch : options.batches)
       for (Mode mode : options.modes)
-        for (int32_t threads : options.threads)
-          configs.push_back(Config{mode, batch, hidden, threads, def, ""});
+        for (int32_t threads : options.threads) {
+          if (options.gemms.empty())
+            configs.push_back(Config{mode, batch, hidden, threads, "", def, ""});
+          for (const std::string &gemm : options.gemms)
+            configs.push_back(
+                Config{mode, batch, hidden, threads, gemm, def, ""});
+        }
   }
   return configs;
 }
@@ -57,7 +63,7 @@ std::vector<Config> ablation(const Options &options, ModelCache &cache,
   for (const AblationStep &step : steps)
     configs.push_back(
         Config{options.modes.front(), options.batches.front(),
-               options.hiddens.front(), step.threads,
+               options.hiddens.front(), step.threads, "",
                compile(cache, source, options.hiddens.front(), step.variant),
                step.variant.name});
   return configs;
@@ -93,8 +99,10 @@ int run(const Options &options) {
   std::vector<const Measurement *> results;
   for (const Config &config : configs)
     results.push_back(&runner.add(config));
+  // One baseline per configuration, beside the first engine's run.
   for (size_t i = 0; i < configs.size(); ++i)
-    baselines.add(configs[i], *results[i]);
+    if (options.gemms.empty() || configs[i].gemm == options.gemms.front())
+      baselines.add(configs[i], *results[i]);
   benchmark::RunSpecifiedBenchmarks();
   if (options.ablation)
     printAblationTable(steps, results);

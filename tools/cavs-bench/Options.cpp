@@ -3,6 +3,7 @@
 
 #include "cavs/instance.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -63,6 +64,23 @@ std::vector<Mode> parseModes(const std::string &flag, const std::string &text) {
   return modes;
 }
 
+/// Engine names the runtime has (cavs_gemm_engine_name).
+std::vector<std::string> parseGemmEngines(const std::string &flag,
+                                          const std::string &text) {
+  std::vector<std::string> known;
+  std::string list;
+  for (int32_t e = 0; e < cavs_num_gemm_engines(); ++e) {
+    known.push_back(cavs_gemm_engine_name(e));
+    list += (e ? ", " : "") + known.back();
+  }
+  std::vector<std::string> engines = splitList(flag, text);
+  for (const std::string &engine : engines)
+    if (std::find(known.begin(), known.end(), engine) == known.end())
+      throw UsageError(flag + ": no GEMM engine '" + engine +
+                       "' in this runtime (" + list + ")");
+  return engines;
+}
+
 double parseSeconds(const std::string &flag, const std::string &text) {
   errno = 0;
   char *end = nullptr;
@@ -110,7 +128,8 @@ std::string usage() {
          "(Google Benchmark; see docs/performance.md).\n"
          "\n"
          "  --workload=W       the model and its data (treelstm):\n"
-         "                       treelstm, treegru, treelstm2type: SST train\n"
+         "                       treelstm, treelstm-nary, treegru,\n"
+         "                       treelstm2type: SST train\n"
          "                       (synthetic SST-like trees when absent)\n"
          "                       treefc: complete binary trees of 256\n"
          "                       leaves (generated)\n"
@@ -123,6 +142,9 @@ std::string usage() {
          "  --mode=M,...       train (forward, backward, Adagrad step),\n"
          "                     infer (inference program) (train,infer)\n"
          "  --threads=T,...    kernel threads (1)\n"
+         "  --gemm=E,...       GEMM engines, each configuration run on each\n"
+         "                     in turn (openblas, onednn where built in;\n"
+         "                     default: the runtime's choice, $CAVS_GEMM)\n"
          "  --min-seconds=S    measured time per configuration (2)\n"
          "  --loss=all|root    tree workloads: loss at every vertex or\n"
          "                     at the roots only (all)\n"
@@ -183,7 +205,8 @@ Options parseOptions(int argc, char **argv) {
                flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
                flag == "--min-seconds" || flag == "--loss" ||
                flag == "--data" || flag == "--cavsc" || flag == "--cache" ||
-               flag == "--schedule" || flag == "--device") {
+               flag == "--schedule" || flag == "--device" ||
+               flag == "--gemm") {
       if (!hasValue || value.empty())
         throw UsageError(flag + " needs a value (" + flag + "=...)");
       if (flag == "--workload")
@@ -196,6 +219,8 @@ Options parseOptions(int argc, char **argv) {
         options.modes = parseModes(flag, value);
       else if (flag == "--threads")
         options.threads = parseCounts(flag, value);
+      else if (flag == "--gemm")
+        options.gemms = parseGemmEngines(flag, value);
       else if (flag == "--min-seconds")
         options.minSeconds = parseSeconds(flag, value);
       else if (flag == "--loss" && (value == "all" || value == "root"))

@@ -55,6 +55,9 @@ struct Options {
   std::vector<Mode> modes = {Mode::Train, Mode::Infer};
   /// Kernel thread counts (cavs_set_num_threads).
   std::vector<int32_t> threads = {1};
+  /// GEMM engines (cavs_set_gemm_engine), run side by side; empty: the
+  /// runtime's choice.
+  std::vector<std::string> gemms;
   /// Minimum measured time per configuration.
   double minSeconds = 2;
   /// The compiler; empty: the cavsc next to cavs-bench.

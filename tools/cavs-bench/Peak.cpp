@@ -1,10 +1,10 @@
 //===- Peak.cpp - the machine and its measured sgemm peak -----------------===//
 #include "Peak.h"
 
+#include "cavs/ops.h"
 #include "cavs/runtime.hpp"
 
 #include <benchmark/benchmark.h>
-#include <cblas.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,8 +29,8 @@ double sgemmGflops(int32_t m, int32_t n, int32_t k) {
     for (int calls = 0; calls < 10 || Clock::now() - start < duration;
          ++calls) {
       const auto before = Clock::now();
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
-                  a.data(), k, b.data(), n, 0.0f, c.data(), n);
+      cavs_op_gemm(0, 0, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
+                   c.data(), n);
       best = std::min(
           best, std::chrono::duration<double>(Clock::now() - before).count());
     }
@@ -52,48 +52,63 @@ std::string cpuModel() {
   return "unknown";
 }
 
-std::string blasCore() { return openblas_get_corename(); }
-
 std::vector<SgemmPeak> measureSgemmPeaks(const std::vector<int32_t> &threads) {
+  const std::string active = cavs_gemm_engine();
   std::vector<SgemmPeak> peaks;
   for (int32_t count : threads) {
     if (squarePeak(peaks, count) > 0)
       continue;
     cavs::check(cavs_set_num_threads(count));
-    SgemmPeak peak;
-    peak.threads = count;
-    peak.openblasThreads = openblas_get_num_threads();
-    peak.square = sgemmGflops(512, 512, 512);
-    peak.skinny = sgemmGflops(64, 512, 512);
-    peaks.push_back(peak);
+    for (int32_t e = 0; e < cavs_num_gemm_engines(); ++e) {
+      cavs::check(cavs_set_gemm_engine(cavs_gemm_engine_name(e)));
+      SgemmPeak peak;
+      peak.threads = count;
+      peak.engine = cavs_gemm_engine();
+      peak.kernel = cavs_gemm_kernel();
+      peak.square = sgemmGflops(512, 512, 512);
+      peak.skinny = sgemmGflops(64, 512, 512);
+      peaks.push_back(peak);
+    }
   }
+  cavs::check(cavs_set_gemm_engine(active.c_str()));
   return peaks;
 }
 
 void reportMachine(const std::vector<SgemmPeak> &peaks) {
-  std::printf("machine: %s, %u hardware threads; OpenBLAS core %s\n",
+  const std::string engine = cavs_gemm_engine(), kernel = cavs_gemm_kernel();
+  std::printf("machine: %s, %u hardware threads; GEMM engine %s (%s)\n",
               cpuModel().c_str(), std::thread::hardware_concurrency(),
-              blasCore().c_str());
+              engine.c_str(), kernel.c_str());
   benchmark::AddCustomContext("cpu_model", cpuModel());
-  benchmark::AddCustomContext("openblas_core", blasCore());
+  benchmark::AddCustomContext("gemm_engine", engine);
+  benchmark::AddCustomContext("gemm_kernel", kernel);
   for (const SgemmPeak &peak : peaks) {
-    std::printf("sgemm peak, %d thread%s (openblas_get_num_threads() = %d): "
-                "512x512x512 %.1f GFLOP/s, 64x512x512 %.1f GFLOP/s\n",
+    std::printf("sgemm, %d thread%s, %s (%s): 512x512x512 %.1f GFLOP/s, "
+                "64x512x512 %.1f GFLOP/s\n",
                 peak.threads, peak.threads == 1 ? "" : "s",
-                peak.openblasThreads, peak.square, peak.skinny);
-    const std::string suffix = "_threads_" + std::to_string(peak.threads);
+                peak.engine.c_str(), peak.kernel.c_str(), peak.square,
+                peak.skinny);
+    const std::string suffix =
+        "_" + peak.engine + "_threads_" + std::to_string(peak.threads);
     benchmark::AddCustomContext("sgemm_512_gflops" + suffix,
                                 std::to_string(peak.square));
     benchmark::AddCustomContext("sgemm_64x512x512_gflops" + suffix,
                                 std::to_string(peak.skinny));
   }
+  for (const SgemmPeak &peak : peaks)
+    if (peak.square == squarePeak(peaks, peak.threads))
+      std::printf("sgemm peak, %d thread%s (%% of peak below): %.1f "
+                  "GFLOP/s, %s\n",
+                  peak.threads, peak.threads == 1 ? "" : "s", peak.square,
+                  peak.engine.c_str());
 }
 
 double squarePeak(const std::vector<SgemmPeak> &peaks, int32_t threads) {
+  double best = 0;
   for (const SgemmPeak &peak : peaks)
     if (peak.threads == threads)
-      return peak.square;
-  return 0;
+      best = std::max(best, peak.square);
+  return best;
 }
 
 } // namespace cavs::bench

@@ -64,6 +64,7 @@ std::string Config::name(const std::string &workload) const {
   return workload + "/" + modeName(mode) + "/bs:" + std::to_string(batch) +
          "/h:" + std::to_string(hidden) +
          "/threads:" + std::to_string(threads) +
+         (gemm.empty() ? "" : "/gemm:" + gemm) +
          (variant.empty() ? "" : "/" + variant);
 }
 
@@ -107,6 +108,8 @@ void Runner::run(benchmark::State &state, Entry &entry) {
   const Config &config = entry.config;
   try {
     cavs::check(cavs_set_num_threads(config.threads));
+    if (!config.gemm.empty())
+      cavs::check(cavs_set_gemm_engine(config.gemm.c_str()));
     const std::vector<cavs::GraphBatch> &batches =
         workload_.batches(config.batch);
     cavs::Model &model = instance(config.def);

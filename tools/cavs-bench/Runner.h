@@ -33,11 +33,13 @@ struct Config {
   int32_t batch = 0;
   int32_t hidden = 0;
   int32_t threads = 1;
+  /// The GEMM engine (cavs_set_gemm_engine); empty: the runtime's choice.
+  std::string gemm;
   /// The compiled model; the variant names how (empty: all optimizations).
   const cavs_model_def *def = nullptr;
   std::string variant;
 
-  /// "treelstm/train/bs:64/h:128/threads:1[/variant]".
+  /// "treelstm/train/bs:64/h:128/threads:1[/gemm:E][/variant]".
   std::string name(const std::string &workload) const;
 };
 

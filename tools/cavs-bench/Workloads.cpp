@@ -412,7 +412,7 @@ const std::vector<cavs::GraphBatch> &Workload::batches(int32_t batchSize) {
 std::optional<Workload> makeWorkload(const Options &options) {
   std::optional<Workload> workload;
   const std::string &name = options.workload;
-  if (name == "treelstm")
+  if (name == "treelstm" || name == "treelstm-nary")
     workload = sstTrees(options, name, TreeTypes::LeafInner);
   else if (name == "treegru")
     workload = sstTrees(options, name, TreeTypes::One);
@@ -428,8 +428,8 @@ std::optional<Workload> makeWorkload(const Options &options) {
     workload = lattice(options);
   else
     throw UsageError("unknown workload '" + name +
-                     "' (expected treelstm, treegru, treelstm2type, treefc, "
-                     "chainlstm, fixedlstm or lattice)");
+                     "' (expected treelstm, treelstm-nary, treegru, "
+                     "treelstm2type, treefc, chainlstm, fixedlstm or lattice)");
   if (workload && options.rootLoss)
     workload->samples.maskNonRoots(workload->rootsOnly = "label");
   return workload;

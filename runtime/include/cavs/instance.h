@@ -217,6 +217,24 @@ CAVS_API cavs_status cavs_set_num_threads(int32_t threads);
 /// The current number of kernel threads.
 CAVS_API int32_t cavs_num_threads(void);
 
+/// The engine that runs the CPU's matrix products ("openblas", or "onednn"
+/// where the runtime was built with oneDNN). Process-wide; the default is
+/// the engine that uses the CPU's widest vector instructions (OpenBLAS
+/// among equals), $CAVS_GEMM overrides it (applied when the first instance
+/// is created, or by this call; docs/runtime.md, "GEMM engines").
+CAVS_API const char *cavs_gemm_engine(void);
+/// The kernel family the active engine runs on this CPU: OpenBLAS's core
+/// ("Haswell", "Cooperlake", ...) or oneDNN's instruction set
+/// ("avx512_core", ...). Valid until the next call on this thread.
+CAVS_API const char *cavs_gemm_kernel(void);
+/// Makes the engine called `name` the active one; CAVS_ERROR_INVALID_ARGUMENT
+/// (naming the engines built in) when there is none.
+CAVS_API cavs_status cavs_set_gemm_engine(const char *name);
+/// The engines built into this runtime, OpenBLAS first; NULL for an index
+/// out of range.
+CAVS_API int32_t cavs_num_gemm_engines(void);
+CAVS_API const char *cavs_gemm_engine_name(int32_t index);
+
 CAVS_EXTERN_C_END
 
 #endif // CAVS_INSTANCE_H

@@ -9,6 +9,7 @@
 
 #include "exec/Stopwatch.h"
 #include "exec/Threads.h"
+#include "ops/GemmEngine.h"
 #include "support/Excerpt.h"
 
 #include <algorithm>
@@ -73,6 +74,7 @@ Status ModelInstance::create(const cavs_model_def &def, uint64_t seed,
                      "--target=cpu,cuda",
                      instance.name());
   }
+  CAVS_RETURN_IF_ERROR(cpu::initGemmEngine());
   initKernelThreads();
   // The tables point into heap buffers, which the move does not relocate.
   out = std::move(instance);

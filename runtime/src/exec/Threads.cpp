@@ -3,12 +3,11 @@
 // The count behind cavs_set_num_threads and cavs_num_threads, and its lazy
 // default: a valid $CAVS_NUM_THREADS (a positive decimal integer), else the
 // number of cores.
-// The count is handed to OpenBLAS, which runs the matrix products.
+// The count is handed to the GEMM engines, which run the matrix products.
 //
 //===----------------------------------------------------------------------===//
 #include "exec/Threads.h"
-
-#include <cblas.h>
+#include "ops/GemmEngine.h"
 
 #include <atomic>
 #include <cerrno>
@@ -39,7 +38,7 @@ int32_t threadsFromEnvironment() {
 
 void applyThreads(int32_t threads) {
   currentThreads = threads;
-  openblas_set_num_threads(threads);
+  cpu::setGemmThreads(threads);
 }
 
 } // namespace

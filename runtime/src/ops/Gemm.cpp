@@ -1,14 +1,13 @@
 //===- Gemm.cpp - matrix products of the generated code -------------------===//
 //
-// gemm forwards to OpenBLAS's row-major cblas_sgemm. The degenerate
+// gemm forwards to the active engine (ops/GemmEngine.h). The degenerate
 // shapes are handled here because BLAS rejects a leading dimension below 1
 // (which an empty call may legitimately pass) and, for k == 0, would still
 // read C when beta == 0.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
-
-#include <cblas.h>
+#include "ops/GemmEngine.h"
 
 #include <algorithm>
 
@@ -31,11 +30,8 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
     }
     return;
   }
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
-              trans_b ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
-              static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
-              static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c,
-              static_cast<blasint>(ldc));
+  activeGemmEngine().sgemm(trans_a != 0, trans_b != 0, m, n, k, alpha, a, lda,
+                           b, ldb, beta, c, ldc);
 }
 
 } // namespace cavs::runtime::cpu

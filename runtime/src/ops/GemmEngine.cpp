@@ -1,0 +1,73 @@
+//===- GemmEngine.cpp - choosing the matrix-product engine ----------------===//
+#include "ops/GemmEngine.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+namespace cavs::runtime::cpu {
+
+namespace {
+std::atomic<const GemmEngine *> selected{nullptr};
+} // namespace
+
+const std::vector<const GemmEngine *> &gemmEngines() {
+  static const std::vector<const GemmEngine *> engines = {
+      &openBlasEngine(),
+#ifdef CAVS_HAVE_ONEDNN
+      &oneDnnEngine(),
+#endif
+  };
+  return engines;
+}
+
+const GemmEngine &defaultGemmEngine() {
+  // OpenBLAS unless another engine reaches instructions it does not: its
+  // kernels are as fast as any where both use the same vector width.
+  for (const GemmEngine *engine : gemmEngines())
+    if (engine->usesAvx512() && !openBlasEngine().usesAvx512())
+      return *engine;
+  return openBlasEngine();
+}
+
+const GemmEngine &activeGemmEngine() {
+  const GemmEngine *engine = selected.load(std::memory_order_relaxed);
+  if (engine)
+    return *engine;
+  const GemmEngine &fallback = defaultGemmEngine();
+  selected.store(&fallback, std::memory_order_relaxed);
+  return fallback;
+}
+
+Status selectGemmEngine(std::string_view name) {
+  std::string names;
+  for (const GemmEngine *engine : gemmEngines()) {
+    if (engine->name == name) {
+      selected.store(engine, std::memory_order_relaxed);
+      return Status();
+    }
+    names += names.empty() ? "" : ", ";
+    names += engine->name;
+  }
+  return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                   "no GEMM engine is called '{}'; this runtime has: {}", name,
+                   names);
+}
+
+Status initGemmEngine() {
+  static std::once_flag applied;
+  static Status status;
+  std::call_once(applied, [] {
+    const char *name = std::getenv("CAVS_GEMM");
+    if (name && *name)
+      status = selectGemmEngine(name).withPrefix("$CAVS_GEMM: ");
+  });
+  return status;
+}
+
+void setGemmThreads(int32_t threads) {
+  for (const GemmEngine *engine : gemmEngines())
+    engine->setThreads(threads);
+}
+
+} // namespace cavs::runtime::cpu

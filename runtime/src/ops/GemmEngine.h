@@ -1,0 +1,70 @@
+//===- GemmEngine.h - the libraries that run the matrix products ----------===//
+//
+// The gemm op (ops.def) runs on one of several BLAS-like engines built into
+// the runtime: OpenBLAS always, oneDNN when it was found at build time. The
+// default follows the CPU's own features (docs/runtime.md, "GEMM engines"),
+// $CAVS_GEMM or cavs_set_gemm_engine override it; the choice is
+// process-wide, like the kernel thread count.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_OPS_GEMMENGINE_H
+#define CAVS_RUNTIME_OPS_GEMMENGINE_H
+
+#include "support/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cavs::runtime::cpu {
+
+struct GemmEngine {
+  /// The name $CAVS_GEMM and cavs_set_gemm_engine take: "openblas", "onednn".
+  const char *name;
+  /// The kernel family the engine runs on this CPU, e.g. OpenBLAS's core
+  /// ("Haswell", "Cooperlake") or oneDNN's instruction set ("avx512_core").
+  std::string (*kernel)();
+  /// True when the engine uses AVX-512 on this CPU.
+  bool (*usesAvx512)();
+  /// Row-major C[m×n] = alpha · op(A) · op(B) + beta · C for m, n, k >= 1,
+  /// as the gemm op of ops.def.
+  void (*sgemm)(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+                float alpha, const float *a, int64_t lda, const float *b,
+                int64_t ldb, float beta, float *c, int64_t ldc);
+  /// Sets the number of threads one product may use (>= 1).
+  void (*setThreads)(int32_t threads);
+};
+
+/// The engines built in, OpenBLAS first.
+const std::vector<const GemmEngine *> &gemmEngines();
+
+/// The engine gemm runs on; the default until selectGemmEngine.
+const GemmEngine &activeGemmEngine();
+
+/// Applies $CAVS_GEMM, once per process: when it is set, the engine it
+/// names becomes the active one; when it names none, this and every later
+/// call fail (instance creation reports it).
+Status initGemmEngine();
+
+/// Makes the engine called `name` the active one; an unknown name is an
+/// error that lists the engines built in.
+Status selectGemmEngine(std::string_view name);
+
+/// The default: the engine that uses the CPU's widest vector instructions,
+/// OpenBLAS among equals (e.g. oneDNN on an AVX-512 CPU whose OpenBLAS is
+/// pinned to its AVX2 kernels by $OPENBLAS_CORETYPE).
+const GemmEngine &defaultGemmEngine();
+
+/// Sets every engine's thread count.
+void setGemmThreads(int32_t threads);
+
+/// The engines of this build.
+const GemmEngine &openBlasEngine();
+#ifdef CAVS_HAVE_ONEDNN
+const GemmEngine &oneDnnEngine();
+#endif
+
+} // namespace cavs::runtime::cpu
+
+#endif // CAVS_RUNTIME_OPS_GEMMENGINE_H

@@ -1,0 +1,52 @@
+//===- GemmOpenBlas.cpp - the OpenBLAS engine -----------------------------===//
+//
+// cblas_sgemm on OpenBLAS's threads. OpenBLAS picks its kernels when it is
+// loaded, from the CPU or from $OPENBLAS_CORETYPE, which some machines set
+// to pin it to its AVX2 (Haswell) kernels.
+//
+//===----------------------------------------------------------------------===//
+#include "ops/GemmEngine.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace cavs::runtime::cpu {
+
+namespace {
+
+std::string core() { return openblas_get_corename(); }
+
+/// OpenBLAS's AVX-512 kernel families.
+bool usesAvx512() {
+  std::string name = core();
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  for (const char *family : {"skylakex", "cooperlake", "sapphirerapids"})
+    if (name == family)
+      return true;
+  return false;
+}
+
+void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+           float alpha, const float *a, int64_t lda, const float *b,
+           int64_t ldb, float beta, float *c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+              transB ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+              static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
+              static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c,
+              static_cast<blasint>(ldc));
+}
+
+void setThreads(int32_t threads) { openblas_set_num_threads(threads); }
+
+} // namespace
+
+const GemmEngine &openBlasEngine() {
+  static const GemmEngine engine{"openblas", core, usesAvx512, sgemm,
+                                 setThreads};
+  return engine;
+}
+
+} // namespace cavs::runtime::cpu
