@@ -219,9 +219,9 @@ CAVS_API int32_t cavs_num_threads(void);
 
 /// The engine that runs the CPU's matrix products ("openblas", or "onednn"
 /// where the runtime was built with oneDNN). Process-wide; the default is
-/// the engine that uses the CPU's widest vector instructions (OpenBLAS
-/// among equals), $CAVS_GEMM overrides it (applied when the first instance
-/// is created, or by this call; docs/runtime.md, "GEMM engines").
+/// oneDNN where its kernels use AVX-512 on this CPU, else OpenBLAS;
+/// $CAVS_GEMM overrides it (applied when the first instance is created, or
+/// by this call; docs/runtime.md, "GEMM engines").
 CAVS_API const char *cavs_gemm_engine(void);
 /// The kernel family the active engine runs on this CPU: OpenBLAS's core
 /// ("Haswell", "Cooperlake", ...) or oneDNN's instruction set

@@ -22,10 +22,12 @@ const std::vector<const GemmEngine *> &gemmEngines() {
 }
 
 const GemmEngine &defaultGemmEngine() {
-  // OpenBLAS unless another engine reaches instructions it does not: its
-  // kernels are as fast as any where both use the same vector width.
+  // On an AVX-512 CPU oneDNN's kernels, generated for the CPU itself, ran
+  // the models' products at least as fast as OpenBLAS's on every shape and
+  // model measured (docs/performance.md, "GEMM engines"), whichever kernels
+  // $OPENBLAS_CORETYPE left OpenBLAS; elsewhere OpenBLAS stays.
   for (const GemmEngine *engine : gemmEngines())
-    if (engine->usesAvx512() && !openBlasEngine().usesAvx512())
+    if (engine != &openBlasEngine() && engine->usesAvx512())
       return *engine;
   return openBlasEngine();
 }

@@ -51,9 +51,8 @@ Status initGemmEngine();
 /// error that lists the engines built in.
 Status selectGemmEngine(std::string_view name);
 
-/// The default: the engine that uses the CPU's widest vector instructions,
-/// OpenBLAS among equals (e.g. oneDNN on an AVX-512 CPU whose OpenBLAS is
-/// pinned to its AVX2 kernels by $OPENBLAS_CORETYPE).
+/// The default: an engine other than OpenBLAS whose kernels use AVX-512 on
+/// this CPU (oneDNN on an AVX-512 CPU), else OpenBLAS.
 const GemmEngine &defaultGemmEngine();
 
 /// Sets every engine's thread count.
