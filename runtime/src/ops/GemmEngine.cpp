@@ -23,12 +23,14 @@ const std::vector<const GemmEngine *> &gemmEngines() {
 
 const GemmEngine &defaultGemmEngine() {
   // On an AVX-512 CPU oneDNN's kernels, generated for the CPU itself, ran
-  // the models' products at least as fast as OpenBLAS's on every shape and
-  // model measured (docs/performance.md, "GEMM engines"), whichever kernels
-  // $OPENBLAS_CORETYPE left OpenBLAS; elsewhere OpenBLAS stays.
-  for (const GemmEngine *engine : gemmEngines())
-    if (engine != &openBlasEngine() && engine->usesAvx512())
-      return *engine;
+  // the models at least as fast as OpenBLAS's, whichever kernels
+  // $OPENBLAS_CORETYPE left OpenBLAS, and all their products but the
+  // forward one of the smallest tasks (docs/performance.md, "GEMM
+  // engines"); elsewhere OpenBLAS stays.
+#ifdef CAVS_HAVE_ONEDNN
+  if (oneDnnUsesAvx512())
+    return oneDnnEngine();
+#endif
   return openBlasEngine();
 }
 

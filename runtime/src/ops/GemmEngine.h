@@ -25,8 +25,6 @@ struct GemmEngine {
   /// The kernel family the engine runs on this CPU, e.g. OpenBLAS's core
   /// ("Haswell", "Cooperlake") or oneDNN's instruction set ("avx512_core").
   std::string (*kernel)();
-  /// True when the engine uses AVX-512 on this CPU.
-  bool (*usesAvx512)();
   /// Row-major C[m×n] = alpha · op(A) · op(B) + beta · C for m, n, k >= 1,
   /// as the gemm op of ops.def.
   void (*sgemm)(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
@@ -62,6 +60,8 @@ void setGemmThreads(int32_t threads);
 const GemmEngine &openBlasEngine();
 #ifdef CAVS_HAVE_ONEDNN
 const GemmEngine &oneDnnEngine();
+/// Whether oneDNN's kernels use AVX-512 on this CPU.
+bool oneDnnUsesAvx512();
 #endif
 
 } // namespace cavs::runtime::cpu

@@ -45,12 +45,6 @@ std::string isaName(dnnl_cpu_isa_t isa) {
 
 std::string kernel() { return isaName(dnnl_get_effective_cpu_isa()); }
 
-bool usesAvx512() {
-  const unsigned isa = dnnl_get_effective_cpu_isa();
-  // The ISA values are nested bit sets (dnnl_types.h).
-  return (isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
-}
-
 void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
            float alpha, const float *a, int64_t lda, const float *b,
            int64_t ldb, float beta, float *c, int64_t ldc) {
@@ -73,9 +67,14 @@ void setThreads(int32_t threads) {
 } // namespace
 
 const GemmEngine &oneDnnEngine() {
-  static const GemmEngine engine{"onednn", kernel, usesAvx512, sgemm,
-                                 setThreads};
+  static const GemmEngine engine{"onednn", kernel, sgemm, setThreads};
   return engine;
+}
+
+bool oneDnnUsesAvx512() {
+  const unsigned isa = dnnl_get_effective_cpu_isa();
+  // The ISA values are nested bit sets (dnnl_types.h).
+  return (isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core;
 }
 
 } // namespace cavs::runtime::cpu

@@ -9,25 +9,11 @@
 
 #include <cblas.h>
 
-#include <algorithm>
-#include <cctype>
-
 namespace cavs::runtime::cpu {
 
 namespace {
 
 std::string core() { return openblas_get_corename(); }
-
-/// OpenBLAS's AVX-512 kernel families.
-bool usesAvx512() {
-  std::string name = core();
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  for (const char *family : {"skylakex", "cooperlake", "sapphirerapids"})
-    if (name == family)
-      return true;
-  return false;
-}
 
 void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
            float alpha, const float *a, int64_t lda, const float *b,
@@ -44,8 +30,7 @@ void setThreads(int32_t threads) { openblas_set_num_threads(threads); }
 } // namespace
 
 const GemmEngine &openBlasEngine() {
-  static const GemmEngine engine{"openblas", core, usesAvx512, sgemm,
-                                 setThreads};
+  static const GemmEngine engine{"openblas", core, sgemm, setThreads};
   return engine;
 }
 
