@@ -9,17 +9,6 @@ namespace cavs::runtime::cpu {
 
 namespace {
 std::atomic<const GemmEngine *> selected{nullptr};
-} // namespace
-
-const std::vector<const GemmEngine *> &gemmEngines() {
-  static const std::vector<const GemmEngine *> engines = {
-      &openBlasEngine(),
-#ifdef CAVS_HAVE_ONEDNN
-      &oneDnnEngine(),
-#endif
-  };
-  return engines;
-}
 
 const GemmEngine &defaultGemmEngine() {
   // On an AVX-512 CPU oneDNN's kernels, generated for the CPU itself, ran
@@ -32,6 +21,17 @@ const GemmEngine &defaultGemmEngine() {
     return oneDnnEngine();
 #endif
   return openBlasEngine();
+}
+} // namespace
+
+const std::vector<const GemmEngine *> &gemmEngines() {
+  static const std::vector<const GemmEngine *> engines = {
+      &openBlasEngine(),
+#ifdef CAVS_HAVE_ONEDNN
+      &oneDnnEngine(),
+#endif
+  };
+  return engines;
 }
 
 const GemmEngine &activeGemmEngine() {

@@ -37,7 +37,8 @@ struct GemmEngine {
 /// The engines built in, OpenBLAS first.
 const std::vector<const GemmEngine *> &gemmEngines();
 
-/// The engine gemm runs on; the default until selectGemmEngine.
+/// The engine gemm runs on; until selectGemmEngine, the default: oneDNN
+/// where its kernels use AVX-512 on this CPU, else OpenBLAS.
 const GemmEngine &activeGemmEngine();
 
 /// Applies $CAVS_GEMM, once per process: when it is set, the engine it
@@ -48,10 +49,6 @@ Status initGemmEngine();
 /// Makes the engine called `name` the active one; an unknown name is an
 /// error that lists the engines built in.
 Status selectGemmEngine(std::string_view name);
-
-/// The default: an engine other than OpenBLAS whose kernels use AVX-512 on
-/// this CPU (oneDNN on an AVX-512 CPU), else OpenBLAS.
-const GemmEngine &defaultGemmEngine();
 
 /// Sets every engine's thread count.
 void setGemmThreads(int32_t threads);
