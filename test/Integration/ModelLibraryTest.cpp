@@ -61,17 +61,17 @@ std::string caseName(const testing::TestParamInfo<Case> &info) {
   return test::getModelStem(info.param.model) + "_" + ablation;
 }
 
-/// |a - b| <= 1e-4 (|b| + 1e-3 max|b|): relative per element, with a floor
+/// |a - b| <= 1e-4 (|b| + floor max|b|): relative per element, with a floor
 /// for elements that cancel to nearly zero in f32.
 void expectClose(llvm::ArrayRef<float> actual, const std::vector<double> &want,
-                 const std::string &what) {
+                 const std::string &what, double floor = 1e-3) {
   ASSERT_EQ(actual.size(), want.size()) << what;
   double scale = 0;
   for (double w : want)
     scale = std::max(scale, std::abs(w));
   for (size_t i = 0; i < want.size(); ++i)
     ASSERT_LE(std::abs(actual[i] - want[i]),
-              1e-4 * (std::abs(want[i]) + 1e-3 * scale))
+              1e-4 * (std::abs(want[i]) + floor * scale))
         << what << "[" << i << "]: got " << actual[i] << ", want " << want[i];
 }
 
@@ -394,6 +394,12 @@ TEST_P(ModelLibraryTest, BadInputFailsLikeTheCpuOnGpu) {
 void ModelLibraryTest::checkAgainstEvaluator(
     const cavs_device_options &device) {
   const bool onGpu = device.kind == CAVS_DEVICE_CUDA;
+  // A GPU adds a column's terms in blocks and then with atomics, in another
+  // order than the CPU's row loop: an element that is a difference of large
+  // terms (the attention bias of attn_treelstm, whose softmax gradients sum
+  // to zero over the children) then differs by up to 1e-5 of the largest
+  // element, measured on an H200 (tools/gpu-check.sh).
+  const double floor = onGpu ? 1e-1 : 1e-3;
   for (GraphShape shape : GetParam().model.shapes) {
     SCOPED_TRACE("shape " + std::to_string(int(shape)));
     std::vector<EvalGraph> graphs;
@@ -518,7 +524,7 @@ void ModelLibraryTest::checkAgainstEvaluator(
             expectClose(llvm::ArrayRef(result->outputs[push.getKey()])
                             .slice(id * width, width),
                         push.getValue().data,
-                        "output " + push.getKey().str() + " of " + where);
+                        "output " + push.getKey().str() + " of " + where, floor);
         }
         for (const auto &input : f32Widths) {
           int64_t width = input.getValue();
@@ -530,8 +536,9 @@ void ModelLibraryTest::checkAgainstEvaluator(
             expectClose(
                 llvm::ArrayRef(result->outputs["grad:" + input.getKey().str()])
                     .slice(id * width, width),
-                want, "input gradient " + input.getKey().str() + " of " +
-                          where);
+                want,
+                "input gradient " + input.getKey().str() + " of " + where,
+                floor);
         }
       }
     }
@@ -541,7 +548,8 @@ void ModelLibraryTest::checkAgainstEvaluator(
     for (const auto &grad : paramGrads)
       for (RunResult *result : {&train, &fewest})
         expectClose(result->outputs["param:" + grad.getKey().str()],
-                    grad.getValue(), "gradient of @" + grad.getKey().str());
+                    grad.getValue(), "gradient of @" + grad.getKey().str(),
+                    floor);
 
     // Training: two backward passes add up; a plain SGD step then moves
     // every element by -lr times its gradient (the untouched rows of a
@@ -574,7 +582,7 @@ void ModelLibraryTest::checkAgainstEvaluator(
         for (double &value : twice)
           value *= 2;
         expectClose(llvm::ArrayRef(sum, twice.size()), twice,
-                    "two passes' gradient of @" + grad.getKey().str());
+                    "two passes' gradient of @" + grad.getKey().str(), floor);
       }
       const std::vector<float> before(cavs_param_store_values(store),
                                       cavs_param_store_values(store) +
