@@ -5,6 +5,9 @@
 
 #include "cavs/instance.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -85,6 +88,12 @@ ModelCache::ModelCache(std::string cavsc, std::string folder, bool cuda)
                              "': " + error.message());
   runtimeDir_ =
       folderOfLibrary(reinterpret_cast<const void *>(&cavs_model_create));
+  // Two builds side by side (an A/B run) share the cache folder but must not
+  // load each other's libraries: the newer of two cavsc binaries would
+  // otherwise hand its libraries to the older one.
+  buildKey_ = llvm::utohexstr(
+      llvm::xxh3_64bits(fs::canonical(cavsc_).string() + "\n" + runtimeDir_) &
+      0xffffffffu, /*LowerCase=*/true);
 }
 
 CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
@@ -93,7 +102,7 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
   const std::string fileName =
       "lib" + source.name + "-h" + h +
       (variant.name.empty() ? "" : "-" + variant.name) +
-      (cuda_ ? "-cuda" : "") + ".so";
+      (cuda_ ? "-cuda" : "") + "-" + buildKey_ + ".so";
   CompiledModel model;
   model.libraryPath = (fs::path(folder_) / fileName).string();
 

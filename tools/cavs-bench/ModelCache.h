@@ -4,7 +4,8 @@
 // and cavsc flags it runs
 //   cavsc model.cavs -D H=h [-D E=h] [flags] --runtime-dir=<runtime> -o lib.so
 // into a cache folder, reusing a library newer than both the model file and
-// cavsc, then dlopens it and returns its <model>_model_def().
+// cavsc, then dlopens it and returns its <model>_model_def(). Library names
+// carry a key of the cavsc and runtime paths, so builds never share them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_BENCH_MODELCACHE_H
@@ -66,6 +67,8 @@ public:
 private:
   std::string cavsc_;
   std::string folder_;
+  /// Names this cavsc and runtime in library names (see the constructor).
+  std::string buildKey_;
   bool cuda_;
   /// The folder of the libcavs_runtime.so this process runs with.
   std::string runtimeDir_;
