@@ -40,8 +40,10 @@ def node_cell(P, c_kids, h_kids):
     return c, torch.sigmoid(o) * torch.tanh(c)
 
 
-def level(P, batch):
-    hidden = P["U_f"].shape[0]
+def level(P, batch, node_cell=node_cell):
+    """`node_cell`: as this file's, for the variants of the inner vertex
+    (treelstm_nary.py)."""
+    hidden = P["b_f"].shape[0]
     routes = Routes(batch, level_groups(batch), 2 * hidden)
     outputs = []
     for g, (kind, vertices) in enumerate(routes.groups):
@@ -56,8 +58,8 @@ def level(P, batch):
     return harness.output_loss(P, outputs, batch.attrs["label"][order])
 
 
-def per_sample(P, batch):
-    hidden = P["U_f"].shape[0]
+def per_sample(P, batch, node_cell=node_cell):
+    hidden = P["b_f"].shape[0]
     absent = (torch.zeros(1, hidden), torch.zeros(1, hidden))
     words = batch.attrs["word"]
 
