@@ -8,6 +8,8 @@
 #               tools/plot-metrics.py)
 #   numpy     a python3 can import numpy (the safetensors test reads with
 #             it); %numpy_python runs that interpreter
+#   torch     a python3 can import torch (cavs-bench's PyTorch baselines);
+#             %torch_python runs that interpreter
 #   compile-bench  cavs-compile-bench is built (it writes large models)
 #   examples  the example apps are built (CAVS_BUILD_EXAMPLES)
 import ctypes
@@ -87,5 +89,9 @@ numpy_python = python_with("numpy")
 if numpy_python:
     config.available_features.add("numpy")
     config.substitutions.append(("%numpy_python", numpy_python))
+torch_python = python_with("torch")
+if torch_python:
+    config.available_features.add("torch")
+    config.substitutions.append(("%torch_python", torch_python))
 if os.path.isfile(os.path.join(config.cavs_shared_data_dir, "sst", "train.txt")):
     config.available_features.add("sst-data")

@@ -36,6 +36,8 @@ const char *const kImpls[] = {"level", "per-sample"};
 const char *scriptOf(const std::string &workload) {
   if (workload == "treelstm")
     return "treelstm.py";
+  if (workload == "treelstm-nary")
+    return "treelstm_nary.py";
   if (workload == "treefc")
     return "treefc.py";
   if (workload == "chainlstm")

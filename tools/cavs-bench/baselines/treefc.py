@@ -10,7 +10,9 @@ two ways:
               is the sum over its trees
   level       the whole batch by level: per level one batched product per
               child slot (skipped where no vertex of the level has that
-              child: the leaves), the output layer once over all vertices
+              child: the leaves), each level gathering its children's
+              states from the levels below (trees.Routes), the output
+              layer once over all vertices
 
 Run by cavs-bench; see harness.py for the arguments."""
 
@@ -19,7 +21,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from trees import StateBuffer, level_groups, recurse
+from trees import Routes, level_groups, recurse
 
 NAMES = ["embed", "W_l", "W_r", "b", "W_o", "b_o"]
 SLOTS = ["W_l", "W_r"]  # the weight of child slot 0 and 1
@@ -27,22 +29,22 @@ SLOTS = ["W_l", "W_r"]  # the weight of child slot 0 and 1
 
 def level(P, batch):
     hidden = P["b"].shape[0]
-    state = StateBuffer(batch.vertices, hidden)
-    outputs, order = [], []
-    for _, vertices in level_groups(batch):
+    routes = Routes(batch, level_groups(batch), hidden)
+    outputs = []
+    for g, (_, vertices) in enumerate(routes.groups):
         pre = P["b"].expand(len(vertices), hidden)
         words = batch.attrs["word"][vertices]
         if (words >= 0).any():
             pre = pre + harness.lookup(P["embed"], words)
+        kids = routes.gather(g)
         for k, weight in enumerate(SLOTS):
-            kids = batch.children[vertices, k]
-            if (kids >= 0).any():
-                pre = pre + F.linear(state.gather(kids), P[weight])
+            if (batch.children[vertices, k] >= 0).any():
+                pre = pre + F.linear(kids[k], P[weight])
         h = torch.tanh(pre)
-        state.scatter(vertices, h)
+        routes.store(g, h)
         outputs.append(h)
-        order.append(vertices)
-    return harness.output_loss(P, outputs, batch.attrs["label"][np.concatenate(order)])
+    order = np.concatenate([vertices for _, vertices in routes.groups])
+    return harness.output_loss(P, outputs, batch.attrs["label"][order])
 
 
 def per_sample(P, batch):

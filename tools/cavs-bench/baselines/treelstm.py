@@ -7,7 +7,9 @@ children, softmax cross entropy at every labelled vertex), in two ways:
               output layer in one product, and the batch loss is the sum
               over its trees
   level       the whole batch by level and vertex type: one batched
-              product per level, the output layer once over all vertices
+              product per level, each level gathering its children's
+              states from the levels below (trees.Routes), the output
+              layer once over all vertices
 
 Run by cavs-bench; see harness.py for the arguments."""
 
@@ -16,7 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from trees import StateBuffer, level_groups, recurse
+from trees import Routes, level_groups, recurse
 
 LEAF, NODE = 0, 1
 NAMES = ["embed", "W_iou", "b_iou", "U_iou", "c_iou", "U_f", "b_f", "W_o", "b_o"]
@@ -38,25 +40,26 @@ def node_cell(P, c_kids, h_kids):
     return c, torch.sigmoid(o) * torch.tanh(c)
 
 
-def level(P, batch):
-    hidden = P["U_f"].shape[0]
-    state = StateBuffer(batch.vertices, 2 * hidden)
-    outputs, order = [], []
-    for kind, vertices in level_groups(batch):
+def level(P, batch, node_cell=node_cell):
+    """`node_cell`: as this file's, for the variants of the inner vertex
+    (treelstm_nary.py)."""
+    hidden = P["b_f"].shape[0]
+    routes = Routes(batch, level_groups(batch), 2 * hidden)
+    outputs = []
+    for g, (kind, vertices) in enumerate(routes.groups):
         if kind == LEAF:
             c, h = leaf_cell(P, harness.lookup(P["embed"], batch.attrs["word"][vertices]))
         else:
-            kids = [state.gather(batch.children[vertices, k]).split(hidden, 1)
-                    for k in range(batch.children.shape[1])]
+            kids = [k.split(hidden, 1) for k in routes.gather(g)]
             c, h = node_cell(P, [k[0] for k in kids], [k[1] for k in kids])
-        state.scatter(vertices, torch.cat([c, h], 1))
+        routes.store(g, torch.cat([c, h], 1))
         outputs.append(h)
-        order.append(vertices)
-    return harness.output_loss(P, outputs, batch.attrs["label"][np.concatenate(order)])
+    order = np.concatenate([vertices for _, vertices in routes.groups])
+    return harness.output_loss(P, outputs, batch.attrs["label"][order])
 
 
-def per_sample(P, batch):
-    hidden = P["U_f"].shape[0]
+def per_sample(P, batch, node_cell=node_cell):
+    hidden = P["b_f"].shape[0]
     absent = (torch.zeros(1, hidden), torch.zeros(1, hidden))
     words = batch.attrs["word"]
 

@@ -8,8 +8,9 @@ of vertex t+1), in two ways:
               chains
   level       the whole batch per time step: the input products of every
               word in one product up front, then per step one product of
-              the active chains' previous states, the output layer once
-              over all vertices
+              the active chains' previous states (gathered from the
+              previous step's only), the output layer once over all
+              vertices
 
 Run by cavs-bench; see harness.py for the arguments."""
 
@@ -33,26 +34,29 @@ def cell(P, gates, c):
 
 
 def level(P, batch):
-    inputs = F.linear(harness.lookup(P["embed"], batch.attrs["word"]), P["W"], P["b"])
+    steps = [vertices for _, vertices in level_groups(batch)]  # level t = word t
+    order = np.concatenate(steps)
+    # The input products of every word in one product, in step order and
+    # split per step: indexing one [vertices, 4H] tensor per step instead
+    # would zero-fill its whole gradient once per step in backward.
+    inputs = F.linear(harness.lookup(P["embed"], batch.attrs["word"][order]), P["W"], P["b"])
     # Row of every vertex within its step's tensors: where its successor
     # finds its state.
     row = np.zeros(batch.vertices, dtype=np.int64)
     c = h = None
-    outputs, order = [], []
-    for _, vertices in level_groups(batch):  # the steps: level t = word t
+    outputs = []
+    for vertices, gates in zip(steps, inputs.split([len(v) for v in steps])):
         row[vertices] = np.arange(len(vertices))
-        gates = inputs[torch.from_numpy(vertices.astype(np.int64))]
         prev = batch.children[vertices, 0]
         if (prev >= 0).all() and h is not None:
             take = torch.from_numpy(row[prev])
-            c, h = c[take], h[take]
+            c, h = c.index_select(0, take), h.index_select(0, take)
             gates = gates + F.linear(h, P["U"])
         elif (prev >= 0).any() or h is not None:
             raise ValueError("not a batch of chains: a step mixes first and later words")
         c, h = cell(P, gates, c)
         outputs.append(h)
-        order.append(vertices)
-    return harness.output_loss(P, outputs, batch.attrs["next"][np.concatenate(order)])
+    return harness.output_loss(P, outputs, batch.attrs["next"][order])
 
 
 def per_sample(P, batch):
