@@ -23,10 +23,13 @@
 
 namespace cavs {
 
-/// Appends the kernel of `fused`, named `name`, to `target` (a builtin
-/// module). Fails with a diagnostic at an op the CPU backend cannot run.
+/// Appends the kernel of `fused`, named `name`, and its rows form to
+/// `target` (a builtin module); returns the kernel. Fails with a diagnostic at an op the CPU backend cannot run.
 mlir::FailureOr<mlir::func::FuncOp>
 buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
+
+/// The name of the rows form of kernel `kernel`.
+std::string rowsKernelName(llvm::StringRef kernel);
 
 /// The attribute that names a cavs.fused op's kernel function.
 inline constexpr llvm::StringLiteral kKernelAttrName = "cavs.kernel";
