@@ -97,8 +97,14 @@ void ThreadPool::stop() {
 void ThreadPool::run(int64_t begin, int64_t end, int64_t parts, Body body,
                      const void *context) {
   parts = std::min<int64_t>({parts, size(), end - begin, kMaxParts});
+  // insideJob first: the caller of a job holds busy_, and must not try to
+  // lock it again.
+  if (parts <= 1 || insideJob) {
+    body(context, begin, end);
+    return;
+  }
   std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
-  if (parts <= 1 || insideJob || !lock.owns_lock()) {
+  if (!lock.owns_lock()) {
     body(context, begin, end);
     return;
   }
