@@ -66,9 +66,9 @@ void buildRowsForm(func::FuncOp kernel, unsigned numBuffers, ModuleOp target) {
   Type i64 = b.getI64Type(), ptr = LLVM::LLVMPointerType::get(context);
   Type f32 = b.getF32Type();
   b.setInsertionPointToEnd(target.getBody());
-  auto rowsForm = b.create<func::FuncOp>(
-      loc, rowsKernelName(kernel.getSymName()),
-      b.getFunctionType({i64, i64, ptr}, {}));
+  auto rowsForm =
+      b.create<func::FuncOp>(loc, rowsKernelName(kernel.getSymName()),
+                             b.getFunctionType({i64, i64, ptr}, {}));
   Block *entry = rowsForm.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Value begin = entry->getArgument(0), args = entry->getArgument(2);

@@ -24,7 +24,8 @@
 namespace cavs {
 
 /// Appends the kernel of `fused`, named `name`, and its rows form to
-/// `target` (a builtin module); returns the kernel. Fails with a diagnostic at an op the CPU backend cannot run.
+/// `target` (a builtin module); returns the kernel. Fails with a diagnostic at
+/// an op the CPU backend cannot run.
 mlir::FailureOr<mlir::func::FuncOp>
 buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
 

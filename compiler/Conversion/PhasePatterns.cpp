@@ -324,8 +324,8 @@ Value packOperands(OpBuilder &b, Location loc, PhaseLowering &lowering,
                    ArrayRef<Value> operands) {
   Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
   Type i64Type = b.getI64Type();
-  Value args = b.create<LLVM::AllocaOp>(
-      loc, ptrType, i64Type, lowering.i64(b, loc, operands.size()));
+  Value args = b.create<LLVM::AllocaOp>(loc, ptrType, i64Type,
+                                        lowering.i64(b, loc, operands.size()));
   for (auto [i, operand] : llvm::enumerate(operands)) {
     Value bits = isa<LLVM::LLVMPointerType>(operand.getType())
                      ? b.create<LLVM::PtrToIntOp>(loc, i64Type, operand)
@@ -352,8 +352,7 @@ PATTERN(FusedLowering, FusedOp) {
   for (Value buffer : buffers)
     operands.append({ptr(rewriter, buffer), ld(rewriter, buffer)});
   Attribute kernel = op->getAttr(kKernelAttrName);
-  Value iteration =
-      i64(rewriter, loc, op.getIterationType().getNumElements());
+  Value iteration = i64(rewriter, loc, op.getIterationType().getNumElements());
   Value numArgs = i32(rewriter, loc, operands.size());
   if (lowering.device == Device::CPU) {
     auto symbol = dyn_cast_or_null<FlatSymbolRefAttr>(kernel);
@@ -362,20 +361,19 @@ PATTERN(FusedLowering, FusedOp) {
     // run_rows calls the kernel's rows form on ranges of the rows; its
     // address is a function-typed value until func-to-llvm makes it a
     // pointer, which the cast stands for until then.
-    auto rowsForm = FlatSymbolRefAttr::get(
-        getContext(), rowsKernelName(symbol.getValue()));
-    auto rowsType = FunctionType::get(
-        getContext(),
-        {rewriter.getI64Type(), rewriter.getI64Type(),
-         LLVM::LLVMPointerType::get(getContext())},
-        {});
-    Value function =
-        rewriter.create<func::ConstantOp>(loc, rowsType, rowsForm);
-    Value address = rewriter
-                        .create<UnrealizedConversionCastOp>(
-                            loc, LLVM::LLVMPointerType::get(getContext()),
-                            function)
-                        .getResult(0);
+    auto rowsForm =
+        FlatSymbolRefAttr::get(getContext(), rowsKernelName(symbol.getValue()));
+    auto rowsType =
+        FunctionType::get(getContext(),
+                          {rewriter.getI64Type(), rewriter.getI64Type(),
+                           LLVM::LLVMPointerType::get(getContext())},
+                          {});
+    Value function = rewriter.create<func::ConstantOp>(loc, rowsType, rowsForm);
+    Value address =
+        rewriter
+            .create<UnrealizedConversionCastOp>(
+                loc, LLVM::LLVMPointerType::get(getContext()), function)
+            .getResult(0);
     lowering.call<RuntimeOp::run_rows>(
         rewriter, loc, address, rows(rewriter), iteration,
         packOperands(rewriter, loc, lowering, operands), numArgs);

@@ -1,8 +1,9 @@
-//===- ThreadPoolTest.cpp - the fork-join pool of the CPU ops --------------===//
+//===- ThreadPoolTest.cpp - the fork-join pool of the CPU ops -------------===//
 //
-// Ranges cover the work exactly once, the caller takes part, nested and
-// concurrent calls run inline instead of deadlocking, resizing between calls
-// (and a pool whose workers have gone to sleep) keeps working.
+// Ranges cover the work exactly once, the caller and the workers share
+// them, nested and concurrent calls run inline instead of deadlocking, and
+// resizing between calls (and a pool whose workers have gone to sleep)
+// keeps working.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/ThreadPool.h"
@@ -60,15 +61,19 @@ TEST(ThreadPoolTest, RangesTileTheWorkOncePerParticipant) {
   EXPECT_EQ(rangesOf(pool, 4, 4, 3), (std::set<Range>{{4, 4}}));
 }
 
-TEST(ThreadPoolTest, TheCallerRunsTheFirstRangeAndWorkersTheOthers) {
+TEST(ThreadPoolTest, TheCallerAndTheWorkersShareTheRanges) {
   ThreadPool pool(2);
-  std::thread::id first, second;
-  pool.parallelFor(0, 2, 2, [&](int64_t b, int64_t) {
-    (b == 0 ? first : second) = std::this_thread::get_id();
+  std::mutex mutex;
+  std::set<std::thread::id> runners;
+  // Ranges long enough that the worker claims one while the caller runs
+  // the other.
+  pool.parallelFor(0, 2, 2, [&](int64_t, int64_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::lock_guard<std::mutex> lock(mutex);
+    runners.insert(std::this_thread::get_id());
   });
-  EXPECT_EQ(first, std::this_thread::get_id());
-  EXPECT_NE(second, std::this_thread::get_id());
-  EXPECT_NE(second, std::thread::id());
+  EXPECT_EQ(runners.size(), 2u);
+  EXPECT_EQ(runners.count(std::this_thread::get_id()), 1u);
 }
 
 TEST(ThreadPoolTest, NestedCallsRunInline) {
@@ -109,8 +114,7 @@ TEST(ThreadPoolTest, ResizingAndSleepingWorkersKeepWorking) {
   for (int32_t threads : {4, 2, 3, 1, 2}) {
     pool.resize(threads);
     EXPECT_EQ(pool.size(), threads);
-    expectTiling(rangesOf(pool, 0, 10, 4), 0, 10,
-                 size_t(std::min(threads, 4)));
+    expectTiling(rangesOf(pool, 0, 10, 4), 0, 10, size_t(std::min(threads, 4)));
   }
   // Long enough for the workers to stop spinning and sleep.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -1,4 +1,4 @@
-//===- ThreadedOpsTest.cpp - the CPU ops give the same bits on any threads -===//
+//===- ThreadedOpsTest.cpp - the CPU ops, bitwise, on any threads ---------===//
 //
 // Every op split over the pool (ops/ThreadPool.h) is run on 1, 2 and 3
 // threads from the same inputs, and its outputs must be bitwise equal:
@@ -160,6 +160,8 @@ TEST(ThreadedOpsTest, VertexRowsAndLookupSplitByRows) {
     const int64_t tableRows = 9, ld = width + 1;
     std::vector<float> table = randomFloats(rng, tableRows * width);
     std::vector<float> src = randomFloats(rng, rows * ld);
+    // Per batch vertex, indexed by vertex id.
+    std::vector<float> external = randomFloats(rng, rows * width);
     std::vector<int32_t> ids = randomIds(rng, rows, -1, tableRows);
     // Distinct vertex ids, as a call's are.
     std::vector<int32_t> vertices(rows);
@@ -172,10 +174,10 @@ TEST(ThreadedOpsTest, VertexRowsAndLookupSplitByRows) {
           ASSERT_EQ(cpu::lookup(rows, ids.data(), 1, table.data(), tableRows,
                                 width, out[0].data(), ld),
                     CAVS_OK);
-          cpu::gather_rows(rows, vertices.data(), table.data(), width,
+          cpu::gather_rows(rows, vertices.data(), external.data(), width,
                            out[1].data(), ld);
-          cpu::gather_rows(rows, vertices.data(), nullptr, width,
-                           out[2].data(), ld);
+          cpu::gather_rows(rows, vertices.data(), nullptr, width, out[2].data(),
+                           ld);
           cpu::scatter_rows(rows, vertices.data(), src.data(), ld,
                             out[3].data(), width, /*accumulate=*/0);
           cpu::scatter_rows(rows, vertices.data(), src.data(), ld, nullptr,
@@ -215,8 +217,8 @@ TEST(ThreadedOpsTest, CheckedOpsWriteNothingWhenALaterRowFails) {
   const int64_t rows = 7, width = 5;
   std::vector<float> table(4 * width, 1.0f), dst(rows * width, 9.0f);
   std::vector<int32_t> ids = {0, 1, 2, 3, 0, 1, 4};
-  EXPECT_EQ(cpu::lookup(rows, ids.data(), 1, table.data(), 4, width,
-                        dst.data(), width),
+  EXPECT_EQ(cpu::lookup(rows, ids.data(), 1, table.data(), 4, width, dst.data(),
+                        width),
             CAVS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(cpu::lookup_grad(rows, ids.data(), 1, dst.data(), width,
                              table.data(), 4, width),

@@ -65,8 +65,8 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
                    const int64_t columns =
                        std::min(end * kColumnBlock, n) - first;
                    engine.sgemm(transA, transB, m, columns, k, alpha, a, lda,
-                                transB ? b + first * ldb : b + first, ldb,
-                                beta, c + first, ldc);
+                                transB ? b + first * ldb : b + first, ldb, beta,
+                                c + first, ldc);
                  });
 }
 

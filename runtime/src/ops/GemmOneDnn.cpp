@@ -12,7 +12,6 @@
 #include <dnnl.h>
 #include <omp.h>
 
-
 namespace cavs::runtime::cpu {
 
 namespace {

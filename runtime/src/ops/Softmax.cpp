@@ -78,8 +78,7 @@ void softmax(int64_t rows, int64_t width, const float *src, int64_t ld,
     for (int64_t r = begin; r < end; ++r) {
       const float *in = src + r * ld;
       float *out = dst + r * dst_ld;
-      float scale =
-          1.0f / shiftedExp<true>(in, width, rowMax(in, width), out);
+      float scale = 1.0f / shiftedExp<true>(in, width, rowMax(in, width), out);
       for (int64_t c = 0; c < width; ++c)
         out[c] *= scale;
     }

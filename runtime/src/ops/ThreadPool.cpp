@@ -1,10 +1,9 @@
 //===- ThreadPool.cpp - the fork-join threads of the CPU ops --------------===//
 //
-// A call publishes its job with one atomic ticket; worker i runs range i
-// when the ticket has one for it and counts it done in `pending_`, while
-// the caller runs range 0 and then spins until the count is zero. Ranges
-// are static (worker i, range i), so a job never hands out its ranges
-// through a counter the next job could reset under a late worker.
+// A call publishes its job with one atomic ticket; the caller and the
+// workers that see it claim its ranges one by one and count each done in
+// `pending_`; the caller, out of ranges to claim, spins until the count is
+// zero. Which thread runs a range does not change its results.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/ThreadPool.h"
@@ -80,7 +79,7 @@ void ThreadPool::start(int32_t threads) {
   // published before it first runs.
   const uint64_t seen = ticket_.load();
   for (int32_t i = 1; i < threads; ++i)
-    workers_.emplace_back([this, i, seen] { work(i, seen); });
+    workers_.emplace_back([this, seen] { work(seen); });
 }
 
 void ThreadPool::stop() {
@@ -112,8 +111,10 @@ void ThreadPool::run(int64_t begin, int64_t end, int64_t parts, Body body,
   context_ = context;
   begin_ = begin;
   end_ = end;
-  pending_.store(parts - 1, std::memory_order_relaxed);
-  const uint64_t job = (ticket_.load(std::memory_order_relaxed) >> kPartBits) + 1;
+  pending_.store(parts, std::memory_order_relaxed);
+  const uint64_t job =
+      (ticket_.load(std::memory_order_relaxed) >> kPartBits) + 1;
+  claim_.store(job << kPartBits, std::memory_order_relaxed);
   // Sequentially consistent, like the sleepers' count below: either a
   // worker about to sleep is counted, or it sees the new ticket.
   ticket_.store(job << kPartBits | uint64_t(parts));
@@ -122,10 +123,11 @@ void ThreadPool::run(int64_t begin, int64_t end, int64_t parts, Body body,
     wake_.notify_all();
   }
   insideJob = true;
-  body(context, begin, boundary(begin, end, parts, 1));
+  while (runRange(job, parts)) {
+  }
   insideJob = false;
-  for (unsigned spins = 0;
-       pending_.load(std::memory_order_acquire) != 0; ++spins) {
+  for (unsigned spins = 0; pending_.load(std::memory_order_acquire) != 0;
+       ++spins) {
     // A worker may have been descheduled (more threads than cores).
     if (spins % 1024 == 1023)
       std::this_thread::yield();
@@ -134,7 +136,24 @@ void ThreadPool::run(int64_t begin, int64_t end, int64_t parts, Body body,
   }
 }
 
-void ThreadPool::work(int32_t index, uint64_t seen) {
+bool ThreadPool::runRange(uint64_t job, int64_t parts) {
+  uint64_t claim = claim_.load(std::memory_order_acquire);
+  for (;;) {
+    const int64_t range = int64_t(claim & kMaxParts);
+    if ((claim >> kPartBits) != job || range >= parts)
+      return false;
+    if (claim_.compare_exchange_weak(claim, claim + 1,
+                                     std::memory_order_acq_rel))
+      break;
+  }
+  const int64_t range = int64_t(claim & kMaxParts);
+  body_(context_, boundary(begin_, end_, parts, range),
+        boundary(begin_, end_, parts, range + 1));
+  pending_.fetch_sub(1, std::memory_order_release);
+  return true;
+}
+
+void ThreadPool::work(uint64_t seen) {
   insideJob = true;
   for (;;) {
     uint64_t ticket = ticket_.load(std::memory_order_acquire);
@@ -152,12 +171,8 @@ void ThreadPool::work(int32_t index, uint64_t seen) {
     if (stopping_)
       return;
     seen = ticket;
-    const int64_t parts = int64_t(ticket & kMaxParts);
-    if (index >= parts)
-      continue;
-    body_(context_, boundary(begin_, end_, parts, index),
-          boundary(begin_, end_, parts, index + 1));
-    pending_.fetch_sub(1, std::memory_order_release);
+    while (runRange(ticket >> kPartBits, int64_t(ticket & kMaxParts))) {
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // One process-wide pool runs the CPU ops (and the fused kernels, through
 // run_rows) on the kernel threads (cavs_set_num_threads): an op splits its
 // rows, columns or blocks of a product into contiguous ranges, one per
-// thread, and the calling thread runs the first range itself. Between
+// thread, which the calling thread and the workers claim and run. Between
 // calls the workers spin briefly (the next op usually follows within
 // microseconds), then sleep, so an idle pool costs nothing.
 //
@@ -45,13 +45,14 @@ public:
   void resize(int32_t threads);
 
   /// Runs fn(begin', end') over [begin, end) cut into at most `parts`
-  /// contiguous, non-empty ranges (at most size()), one per participant,
-  /// and returns when all are done. fn must not throw. A call made while
-  /// the pool is busy (from a worker, or from another thread) runs
-  /// fn(begin, end) inline.
+  /// contiguous, non-empty ranges (at most size()), which the caller and
+  /// the workers claim, and returns when all are done. fn must not throw. A
+  /// call made while the pool is busy (from a worker, or from another thread)
+  /// runs fn(begin, end) inline.
   template <typename Fn>
   void parallelFor(int64_t begin, int64_t end, int64_t parts, const Fn &fn) {
-    run(begin, end, parts,
+    run(
+        begin, end, parts,
         [](const void *context, int64_t b, int64_t e) {
           (*static_cast<const Fn *>(context))(b, e);
         },
@@ -61,24 +62,30 @@ public:
 private:
   void run(int64_t begin, int64_t end, int64_t parts, Body body,
            const void *context);
+  /// Claims and runs one unclaimed range of job `job` (of `parts`);
+  /// false when the job has none left.
+  bool runRange(uint64_t job, int64_t parts);
   void start(int32_t threads);
   void stop();
-  void work(int32_t index, uint64_t seen);
+  void work(uint64_t seen);
 
   /// Held by the calling thread during a call and by resize.
   std::mutex busy_;
   std::vector<std::thread> workers_;
 
   // The job: written by the caller before it publishes the job's ticket,
-  // read by the workers that have a range of it.
+  // read by the threads that claim a range of it.
   Body body_ = nullptr;
   const void *context_ = nullptr;
   int64_t begin_ = 0, end_ = 0;
-  /// (job number << 16) | parts: a worker learns both with one load, so one
-  /// without a range never reads the other fields (the next job may be
-  /// writing them).
+  /// (job number << 16) | parts: a worker learns both with one load.
   std::atomic<uint64_t> ticket_{0};
-  /// Ranges of the job not yet done by the workers.
+  /// (job number << 16) | the next range to claim. Ranges are claimed, not
+  /// assigned: the caller runs those no worker has started (a worker may
+  /// be asleep, or descheduled when cores are shared), and a late worker
+  /// cannot claim a range of a later job, whose number differs.
+  std::atomic<uint64_t> claim_{0};
+  /// Ranges of the job not yet done.
   std::atomic<int64_t> pending_{0};
   std::atomic<bool> stopping_{false};
 
