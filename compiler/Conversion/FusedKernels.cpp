@@ -55,6 +55,7 @@ private:
   OpBuilder &b;
   Location loc;
 };
+
 /// Appends `kernel`'s rows form (FusedKernels.h) to `target`: it loads
 /// each buffer's pointer and leading dimension from the packed operands,
 /// moves the pointer to row `begin` and calls the kernel on end - begin
@@ -66,9 +67,8 @@ void buildRowsForm(func::FuncOp kernel, unsigned numBuffers, ModuleOp target) {
   Type i64 = b.getI64Type(), ptr = LLVM::LLVMPointerType::get(context);
   Type f32 = b.getF32Type();
   b.setInsertionPointToEnd(target.getBody());
-  auto rowsForm =
-      b.create<func::FuncOp>(loc, rowsKernelName(kernel.getSymName()),
-                             b.getFunctionType({i64, i64, ptr}, {}));
+  auto rowsForm = b.create<func::FuncOp>(
+      loc, rowsKernelName(kernel.getSymName()), rowsKernelType(context));
   Block *entry = rowsForm.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Value begin = entry->getArgument(0), args = entry->getArgument(2);
@@ -93,6 +93,12 @@ void buildRowsForm(func::FuncOp kernel, unsigned numBuffers, ModuleOp target) {
 
 std::string cavs::rowsKernelName(StringRef kernel) {
   return (kernel + "_rows").str();
+}
+
+FunctionType cavs::rowsKernelType(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64);
+  return FunctionType::get(context,
+                           {i64, i64, LLVM::LLVMPointerType::get(context)}, {});
 }
 
 FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,

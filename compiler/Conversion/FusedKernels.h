@@ -31,6 +31,8 @@ buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
 
 /// The name of the rows form of kernel `kernel`.
 std::string rowsKernelName(llvm::StringRef kernel);
+/// The type of a rows form: (i64, i64, !llvm.ptr) -> ().
+mlir::FunctionType rowsKernelType(mlir::MLIRContext *context);
 
 /// The attribute that names a cavs.fused op's kernel function.
 inline constexpr llvm::StringLiteral kKernelAttrName = "cavs.kernel";

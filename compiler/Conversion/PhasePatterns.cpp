@@ -363,12 +363,8 @@ PATTERN(FusedLowering, FusedOp) {
     // pointer, which the cast stands for until then.
     auto rowsForm =
         FlatSymbolRefAttr::get(getContext(), rowsKernelName(symbol.getValue()));
-    auto rowsType =
-        FunctionType::get(getContext(),
-                          {rewriter.getI64Type(), rewriter.getI64Type(),
-                           LLVM::LLVMPointerType::get(getContext())},
-                          {});
-    Value function = rewriter.create<func::ConstantOp>(loc, rowsType, rowsForm);
+    Value function = rewriter.create<func::ConstantOp>(
+        loc, rowsKernelType(getContext()), rowsForm);
     Value address =
         rewriter
             .create<UnrealizedConversionCastOp>(
