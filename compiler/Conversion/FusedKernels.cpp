@@ -5,7 +5,8 @@
 // every operand, which is what LLVM's loop vectorizer needs. A reduction is
 // an accumulator the column loop carries (from 0 for a sum, -inf for a
 // maximum), stored after it: the columns are added in order, as the
-// reference evaluator does.
+// reference evaluator does. The rows form offsets each operand to the
+// range's first row and calls the kernel, which LLVM inlines into it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,7 +55,51 @@ private:
   OpBuilder &b;
   Location loc;
 };
+
+/// Appends `kernel`'s rows form (FusedKernels.h) to `target`: it loads
+/// each buffer's pointer and leading dimension from the packed operands,
+/// moves the pointer to row `begin` and calls the kernel on end - begin
+/// rows.
+void buildRowsForm(func::FuncOp kernel, unsigned numBuffers, ModuleOp target) {
+  MLIRContext *context = target.getContext();
+  OpBuilder b(context);
+  Location loc = kernel.getLoc();
+  Type i64 = b.getI64Type(), ptr = LLVM::LLVMPointerType::get(context);
+  Type f32 = b.getF32Type();
+  b.setInsertionPointToEnd(target.getBody());
+  auto rowsForm = b.create<func::FuncOp>(
+      loc, rowsKernelName(kernel.getSymName()), rowsKernelType(context));
+  Block *entry = rowsForm.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value begin = entry->getArgument(0), args = entry->getArgument(2);
+  SmallVector<Value> operands = {
+      b.create<arith::SubIOp>(loc, entry->getArgument(1), begin)};
+  for (unsigned i = 0; i < 2 * numBuffers; i += 2) {
+    auto slot = [&](unsigned index) {
+      return b.create<LLVM::GEPOp>(loc, ptr, i64, args,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(index)});
+    };
+    Value base = b.create<LLVM::LoadOp>(loc, ptr, slot(i));
+    Value ld = b.create<LLVM::LoadOp>(loc, i64, slot(i + 1));
+    Value offset = b.create<arith::MulIOp>(loc, begin, ld);
+    operands.push_back(
+        b.create<LLVM::GEPOp>(loc, ptr, f32, base, ValueRange{offset}));
+    operands.push_back(ld);
+  }
+  b.create<func::CallOp>(loc, kernel, operands);
+  b.create<func::ReturnOp>(loc);
+}
 } // namespace
+
+std::string cavs::rowsKernelName(StringRef kernel) {
+  return (kernel + "_rows").str();
+}
+
+FunctionType cavs::rowsKernelType(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64);
+  return FunctionType::get(context,
+                           {i64, i64, LLVM::LLVMPointerType::get(context)}, {});
+}
 
 FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
                                                StringRef name) {
@@ -162,6 +207,7 @@ FailureOr<func::FuncOp> cavs::buildFusedKernel(FusedOp fused, ModuleOp target,
 
   b.setInsertionPointToEnd(entry);
   b.create<func::ReturnOp>(loc);
+  buildRowsForm(kernel, numBuffers, target);
   return kernel;
 }
 

@@ -23,10 +23,16 @@
 
 namespace cavs {
 
-/// Appends the kernel of `fused`, named `name`, to `target` (a builtin
-/// module). Fails with a diagnostic at an op the CPU backend cannot run.
+/// Appends the kernel of `fused`, named `name`, and its rows form to
+/// `target` (a builtin module); returns the kernel. Fails with a diagnostic at
+/// an op the CPU backend cannot run.
 mlir::FailureOr<mlir::func::FuncOp>
 buildFusedKernel(FusedOp fused, mlir::ModuleOp target, llvm::StringRef name);
+
+/// The name of the rows form of kernel `kernel`.
+std::string rowsKernelName(llvm::StringRef kernel);
+/// The type of a rows form: (i64, i64, !llvm.ptr) -> ().
+mlir::FunctionType rowsKernelType(mlir::MLIRContext *context);
 
 /// The attribute that names a cavs.fused op's kernel function.
 inline constexpr llvm::StringLiteral kKernelAttrName = "cavs.kernel";

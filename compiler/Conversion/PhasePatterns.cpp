@@ -318,6 +318,25 @@ PATTERN(PadLowering, PadOp) {
 // Kernels and products
 //===----------------------------------------------------------------------===//
 
+/// The operands of a fused kernel as an array of 8-byte values on the stack
+/// of the phase function, the form launch and run_rows take.
+Value packOperands(OpBuilder &b, Location loc, PhaseLowering &lowering,
+                   ArrayRef<Value> operands) {
+  Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Type i64Type = b.getI64Type();
+  Value args = b.create<LLVM::AllocaOp>(loc, ptrType, i64Type,
+                                        lowering.i64(b, loc, operands.size()));
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    Value bits = isa<LLVM::LLVMPointerType>(operand.getType())
+                     ? b.create<LLVM::PtrToIntOp>(loc, i64Type, operand)
+                     : operand;
+    Value slot = b.create<LLVM::GEPOp>(loc, ptrType, i64Type, args,
+                                       ValueRange{lowering.i64(b, loc, i)});
+    b.create<LLVM::StoreOp>(loc, bits, slot);
+  }
+  return args;
+}
+
 PATTERN(FusedLowering, FusedOp) {
   Location loc = op.getLoc();
   SmallVector<Value> buffers;
@@ -333,39 +352,35 @@ PATTERN(FusedLowering, FusedOp) {
   for (Value buffer : buffers)
     operands.append({ptr(rewriter, buffer), ld(rewriter, buffer)});
   Attribute kernel = op->getAttr(kKernelAttrName);
+  Value iteration = i64(rewriter, loc, op.getIterationType().getNumElements());
+  Value numArgs = i32(rewriter, loc, operands.size());
   if (lowering.device == Device::CPU) {
     auto symbol = dyn_cast_or_null<FlatSymbolRefAttr>(kernel);
     if (!symbol)
       return op.emitOpError("has no CPU kernel; run cavs-lower-fused first");
-    SmallVector<Value> arguments = {rows(rewriter)};
-    llvm::append_range(arguments, operands);
-    rewriter.create<func::CallOp>(loc, symbol.getValue(), TypeRange{},
-                                  arguments);
+    // run_rows calls the kernel's rows form on ranges of the rows; its
+    // address is a function-typed value until func-to-llvm makes it a
+    // pointer, which the cast stands for until then.
+    auto rowsForm =
+        FlatSymbolRefAttr::get(getContext(), rowsKernelName(symbol.getValue()));
+    Value function = rewriter.create<func::ConstantOp>(
+        loc, rowsKernelType(getContext()), rowsForm);
+    Value address =
+        rewriter
+            .create<UnrealizedConversionCastOp>(
+                loc, LLVM::LLVMPointerType::get(getContext()), function)
+            .getResult(0);
+    lowering.call<RuntimeOp::run_rows>(
+        rewriter, loc, address, rows(rewriter), iteration,
+        packOperands(rewriter, loc, lowering, operands), numArgs);
   } else {
     auto number = dyn_cast_or_null<IntegerAttr>(kernel);
     if (!number)
       return op.emitOpError("has no CUDA kernel number; run "
                             "cavs-lower-fused{device=cuda} first");
-    // The operands go to the launch as an array of 8-byte values on the
-    // stack of the phase function.
-    Type ptrType = LLVM::LLVMPointerType::get(getContext());
-    Type i64Type = rewriter.getI64Type();
-    Value args = rewriter.create<LLVM::AllocaOp>(
-        loc, ptrType, i64Type, i64(rewriter, loc, operands.size()));
-    for (auto [i, operand] : llvm::enumerate(operands)) {
-      Value bits =
-          isa<LLVM::LLVMPointerType>(operand.getType())
-              ? rewriter.create<LLVM::PtrToIntOp>(loc, i64Type, operand)
-              : operand;
-      Value slot = rewriter.create<LLVM::GEPOp>(
-          loc, ptrType, i64Type, args, ValueRange{i64(rewriter, loc, i)});
-      rewriter.create<LLVM::StoreOp>(loc, bits, slot);
-    }
-    int64_t iteration = op.getIterationType().getNumElements();
     lowering.call<RuntimeOp::launch>(
         rewriter, loc, i32(rewriter, loc, number.getInt()), rows(rewriter),
-        i64(rewriter, loc, iteration), args,
-        i32(rewriter, loc, operands.size()));
+        iteration, packOperands(rewriter, loc, lowering, operands), numArgs);
   }
   rewriter.replaceOp(
       op, ArrayRef<Value>(buffers).drop_front(adaptor.getInputs().size()));

@@ -58,6 +58,10 @@ TEST_F(RuntimeAbiTest, OpTypesFollowTheCDeclarations) {
             parse("!llvm.func<void (ptr, i64, ptr, i64, ptr)>"));
   EXPECT_EQ(runtimeOpType(RuntimeOp::constant, &context),
             parse("!llvm.func<ptr (ptr, ptr, i64)>"));
+  // The rows kernel, a function pointer, is a plain pointer.
+  EXPECT_EQ(runtimeOpType(RuntimeOp::run_rows, &context),
+            parse("!llvm.func<void (ptr, ptr, i64, i64, ptr, i32)>"));
+  EXPECT_EQ(int32_t(RuntimeOp::run_rows), 18);
   EXPECT_EQ(runtimeOpName(RuntimeOp::softmax_cross_entropy_grad),
             "softmax_cross_entropy_grad");
 }

@@ -1,6 +1,7 @@
 // cavs-lower-fused gives each cavs.fused op its kernel: on the CPU a loop
 // function `<model>_<vertex>_k<N>` (rows, then columns; a reduction is a
-// value the column loop carries), on CUDA its number in the CUDA source.
+// value the column loop carries) and its rows form `<...>_k<N>_rows`, on
+// CUDA its number in the CUDA source.
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused)' | FileCheck %s
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=5})' | FileCheck %s --check-prefix=CUDA
 // RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-lower-fused{device=tpu})' 2>&1 | FileCheck %s --check-prefix=DEVICE
@@ -12,6 +13,8 @@
 // CHECK:           scf.for %[[COL:.*]] = %c0 to %c4 step %c1 {
 // CHECK:             math.tanh
 // CHECK:             llvm.store
+// CHECK-LABEL: func.func @m_v_k0_rows(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr)
+// CHECK:         call @m_v_k0(
 // CHECK-LABEL: func.func @m_v_k1(
 // CHECK:         %[[SUM:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %cst) -> (f32) {
 // CHECK:           arith.addf %[[ACC]]

@@ -6,6 +6,8 @@
 // RUN:   --implicit-check-not=scf. --implicit-check-not=math. --implicit-check-not=unrealized_conversion_cast
 
 // CHECK-DAG:   llvm.func @chain_cell_k0(%{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}
+// CHECK-DAG:   llvm.func @chain_cell_k0_rows(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr)
+// CHECK-DAG:   llvm.mlir.addressof @chain_cell_k0_rows : !llvm.ptr
 // CHECK-DAG:   llvm.func @chain_cell_forward_body(%{{.*}}: !llvm.ptr) -> i32
 // CHECK-DAG:   llvm.func @chain_cell_backward_lazy(%{{.*}}: !llvm.ptr) -> i32
 cavs.model @chain state tensor<4xf32> {

@@ -10,10 +10,21 @@
 
 // Every runtime op is entry i of the device table cavs_call::device (field
 // 18; cavs/ops.def): gemm 0 (the table's first word), gather 1, scatter 2, lookup 6, gather_rows 12,
-// scatter_rows 13, launch 16.
+// scatter_rows 13, launch 16, run_rows 18.
 // CHECK-NOT:   cavs.model
 // CHECK-NOT:   func.func private
 // CHECK:       func.func @tree_node_k0(%{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64,
+// The kernel's rows form: each operand's (pointer, ld) from the packed
+// array, the pointer moved to row `begin`, the kernel run on end - begin rows.
+// CHECK:       func.func @tree_node_k0_rows(%[[BEGIN:.*]]: i64, %[[END:.*]]: i64, %[[ARGS:.*]]: !llvm.ptr)
+// CHECK-NEXT:    %[[COUNT:.*]] = arith.subi %[[END]], %[[BEGIN]] : i64
+// CHECK-NEXT:    %[[BASE:.*]] = llvm.load %[[ARGS]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:    %[[LD_SLOT:.*]] = llvm.getelementptr %[[ARGS]][1] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[LD:.*]] = llvm.load %[[LD_SLOT]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[OFFSET:.*]] = arith.muli %[[BEGIN]], %[[LD]] : i64
+// CHECK-NEXT:    %[[FIRST:.*]] = llvm.getelementptr %[[BASE]][%[[OFFSET]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         call @tree_node_k0(%[[COUNT]], %[[FIRST]], %[[LD]], {{.*}}) : (i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64) -> ()
+// CHECK-NEXT:    return
 
 // CHECK-LABEL: func.func @tree_node_forward_eager(%arg0: !llvm.ptr) -> i32
 // CHECK:         %[[FIELD:.*]] = llvm.getelementptr %arg0[18] : (!llvm.ptr) -> !llvm.ptr, i64
@@ -27,6 +38,7 @@
 // CHECK-NEXT:    return %[[STATUS]] : i32
 
 // CHECK-LABEL: func.func @tree_node_forward_body(%arg0: !llvm.ptr) -> i32
+// CHECK-NEXT:    %[[ROWS_FORM:.*]] = constant @tree_node_k0_rows : (i64, i64, !llvm.ptr) -> ()
 // CHECK:         %[[SLOT:.*]] = memref.subview %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : memref<?x8xf32, strided<[?, 1], offset: ?>> to memref<?x4xf32, strided<[?, 1], offset: ?>>
 // CHECK:         %[[CHILD:.*]] = scf.if %{{.*}} -> (memref<?x4xf32, strided<[?, 1], offset: ?>>) {
 // CHECK:           scf.yield %{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>
@@ -36,7 +48,13 @@
 // CHECK-NEXT:      scf.yield %[[SLOT]]
 // CHECK:         memref.extract_strided_metadata %[[CHILD]]
 // CHECK:         llvm.call %{{.*}}(%{{.*}}, %c0_i32, %c1_i32, {{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i64, i64, f32, !llvm.ptr, i64, !llvm.ptr, i64, f32, !llvm.ptr, i64) -> ()
-// CHECK:         call @tree_node_k0(
+// The fused kernel: run_rows with its rows form, the rows, the width 4 and
+// its 8 operands packed on the stack.
+// CHECK:         %[[ADDRESS:.*]] = builtin.unrealized_conversion_cast %[[ROWS_FORM]] : (i64, i64, !llvm.ptr) -> () to !llvm.ptr
+// CHECK-NEXT:    %[[ARGS:.*]] = llvm.alloca %c8_i64 x i64 : (i64) -> !llvm.ptr
+// CHECK:         %[[RUN_ROWS_ENTRY:.*]] = llvm.getelementptr %[[TABLE:.*]][18] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT:    %[[RUN_ROWS:.*]] = llvm.load %[[RUN_ROWS_ENTRY]]
+// CHECK-NEXT:    llvm.call %[[RUN_ROWS]](%[[TABLE]], %[[ADDRESS]], %{{.*}}, %c4_i64, %[[ARGS]], %c8_i32) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, i32) -> ()
 // CHECK:         llvm.getelementptr %{{.*}}[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK:         return %{{.*}} : i32
 

@@ -19,7 +19,8 @@
 //   memory, instead of returning the sum;
 // - mark_rows copies the indices back to the host, where the rows are
 //   marked when the backward pass ends;
-// - launch and constant have no cavs/ops.h twin (cavs/ops.def).
+// - launch, constant and run_rows have no cavs/ops.h twin (cavs/ops.def);
+//   launch runs the fused kernels on a GPU, run_rows on the CPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_DEVICE_OPS_H
@@ -32,6 +33,13 @@
 CAVS_EXTERN_C_BEGIN
 
 typedef struct cavs_device_ops cavs_device_ops;
+
+/// The rows form of a CPU fused kernel (run_rows): runs the kernel over
+/// rows [begin, end) of its operands, `args` holding a (pointer, leading
+/// dimension) pair of 8-byte values per input and output, rows counted from
+/// each pointer.
+typedef void (*cavs_rows_kernel)(int64_t begin, int64_t end,
+                                 const int64_t *args);
 
 /// The table: an entry per op of cavs/ops.def, in its order. The generated
 /// code addresses entry i at byte offset 8 * i, so entries are only ever

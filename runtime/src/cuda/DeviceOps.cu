@@ -684,6 +684,8 @@ void fillDeviceOps(cavs_device_ops &ops) {
   ops.loss_sum = lossSum;
   ops.launch = launch;
   ops.constant = constant;
+  // The fused kernels run through launch.
+  ops.run_rows = nullptr;
 }
 
 } // namespace cavs::runtime::cuda

@@ -3,11 +3,12 @@
 // The count behind cavs_set_num_threads and cavs_num_threads, and its lazy
 // default: a valid $CAVS_NUM_THREADS (a positive decimal integer), else the
 // number of cores.
-// The count is handed to the GEMM engines, which run the matrix products.
+// The count sizes the ops' pool (ops/ThreadPool.h), which also splits the
+// matrix products: the GEMM engines run on the calling thread only.
 //
 //===----------------------------------------------------------------------===//
 #include "exec/Threads.h"
-#include "ops/GemmEngine.h"
+#include "ops/ThreadPool.h"
 
 #include <atomic>
 #include <cerrno>
@@ -38,7 +39,7 @@ int32_t threadsFromEnvironment() {
 
 void applyThreads(int32_t threads) {
   currentThreads = threads;
-  cpu::setGemmThreads(threads);
+  setPoolThreads(threads);
 }
 
 } // namespace

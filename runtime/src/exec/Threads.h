@@ -1,7 +1,7 @@
 //===- Threads.h - the process-wide kernel thread count -------------------===//
 //
-// The matrix products of the generated code run on the GEMM engine's
-// threads (ops/GemmEngine.h). Their
+// The CPU ops of the generated code, its fused kernels and matrix products
+// included, run on the threads of the ops' pool (ops/ThreadPool.h). Their
 // number is process-wide: $CAVS_NUM_THREADS or the number of cores by
 // default, applied when the first model instance is created, and changed by
 // cavs_set_num_threads.
@@ -16,7 +16,7 @@
 
 namespace cavs::runtime {
 
-/// Applies the default thread count to the GEMM engines, once per process (later
+/// Applies the default thread count to the pool, once per process (later
 /// calls do nothing); cavs_set_num_threads overrides it.
 void initKernelThreads();
 

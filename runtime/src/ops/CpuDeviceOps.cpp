@@ -3,13 +3,14 @@
 // Each entry of an op with a cavs/ops.h form forwards to its CPU kernel
 // (ops/CpuOps.h; generated from cavs/ops.def); the table-only entries take
 // their CPU meaning here: the loss is added into the call's host double, a
-// constant array is used in place, and there is no launch (CPU phase functions
-// call their fused kernels directly).
+// constant array is used in place, and fused kernels run through run_rows,
+// which splits their rows over the pool (ops/ThreadPool.h), not launch.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuDeviceOps.h"
 
 #include "ops/CpuOps.h"
+#include "ops/ThreadPool.h"
 
 namespace cavs::runtime {
 
@@ -35,6 +36,15 @@ cavs_device_ops makeTable() {
   ops.launch = nullptr;
   ops.constant = [](cavs_device_ops *, const float *values, int64_t) {
     return values;
+  };
+  ops.run_rows = [](cavs_device_ops *, cavs_rows_kernel kernel, int64_t rows,
+                    int64_t width, const int64_t *args, int32_t num_args) {
+    // Every operand is read or written once per element (a scalar input
+    // once per row, counted as a whole row: close enough for a threshold).
+    const int64_t floats = rows * width * (num_args / 2);
+    parallelRanges(rows, floats, [&](int64_t begin, int64_t end) {
+      kernel(begin, end, args);
+    });
   };
   return ops;
 }

@@ -5,9 +5,18 @@
 // (which an empty call may legitimately pass) and, for k == 0, would still
 // read C when beta == 0.
 //
+// A large product is cut into blocks of C, one per thread of the pool
+// (ops/ThreadPool.h), each a single-threaded engine call: the models'
+// products have few rows (a task's vertices) or, for the weight gradients,
+// a short k, shapes an engine's own threads split poorly. The blocks are
+// rows of C when C has more rows than columns, else columns, so that each
+// thread reads only its share of the larger operand. Each element of C is
+// computed by one engine call, the same whatever the thread count.
+//
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
 #include "ops/GemmEngine.h"
+#include "ops/ThreadPool.h"
 
 #include <algorithm>
 
@@ -30,8 +39,35 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
     }
     return;
   }
-  activeGemmEngine().sgemm(trans_a != 0, trans_b != 0, m, n, k, alpha, a, lda,
-                           b, ldb, beta, c, ldc);
+  const GemmEngine &engine = activeGemmEngine();
+  const bool transA = trans_a != 0, transB = trans_b != 0;
+  // A multiply-add counts as a fraction of a float moved by the other ops:
+  // it is vectorized and its operands are reused from cache.
+  constexpr int64_t kMultiplyAddsPerFloat = 16;
+  const int64_t floats = m * n * (k / kMultiplyAddsPerFloat + 1);
+  // Blocks are whole cache lines of C's columns, or a few rows (the
+  // engines' kernels work on tiles of rows).
+  constexpr int64_t kColumnBlock = 16, kRowBlock = 4;
+  if (m > n) {
+    parallelRanges((m + kRowBlock - 1) / kRowBlock, floats,
+                   [&](int64_t begin, int64_t end) {
+                     const int64_t first = begin * kRowBlock;
+                     const int64_t rows = std::min(end * kRowBlock, m) - first;
+                     engine.sgemm(transA, transB, rows, n, k, alpha,
+                                  transA ? a + first : a + first * lda, lda, b,
+                                  ldb, beta, c + first * ldc, ldc);
+                   });
+    return;
+  }
+  parallelRanges((n + kColumnBlock - 1) / kColumnBlock, floats,
+                 [&](int64_t begin, int64_t end) {
+                   const int64_t first = begin * kColumnBlock;
+                   const int64_t columns =
+                       std::min(end * kColumnBlock, n) - first;
+                   engine.sgemm(transA, transB, m, columns, k, alpha, a, lda,
+                                transB ? b + first * ldb : b + first, ldb, beta,
+                                c + first, ldc);
+                 });
 }
 
 } // namespace cavs::runtime::cpu

@@ -69,9 +69,4 @@ Status initGemmEngine() {
   return status;
 }
 
-void setGemmThreads(int32_t threads) {
-  for (const GemmEngine *engine : gemmEngines())
-    engine->setThreads(threads);
-}
-
 } // namespace cavs::runtime::cpu

@@ -4,7 +4,9 @@
 // the runtime: OpenBLAS always, oneDNN when it was found at build time. The
 // default follows the CPU's own features (docs/runtime.md, "GEMM engines"),
 // $CAVS_GEMM or cavs_set_gemm_engine override it; the choice is
-// process-wide, like the kernel thread count.
+// process-wide, like the kernel thread count. An engine runs each call on
+// the calling thread: the kernel threads split the products themselves
+// (ops/Gemm.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_OPS_GEMMENGINE_H
@@ -26,12 +28,10 @@ struct GemmEngine {
   /// ("Haswell", "Cooperlake") or oneDNN's instruction set ("avx512_core").
   std::string (*kernel)();
   /// Row-major C[m×n] = alpha · op(A) · op(B) + beta · C for m, n, k >= 1,
-  /// as the gemm op of ops.def.
+  /// as the gemm op of ops.def, on the calling thread only.
   void (*sgemm)(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
                 float alpha, const float *a, int64_t lda, const float *b,
                 int64_t ldb, float beta, float *c, int64_t ldc);
-  /// Sets the number of threads one product may use (>= 1).
-  void (*setThreads)(int32_t threads);
 };
 
 /// The engines built in, OpenBLAS first.
@@ -49,9 +49,6 @@ Status initGemmEngine();
 /// Makes the engine called `name` the active one; an unknown name is an
 /// error that lists the engines built in.
 Status selectGemmEngine(std::string_view name);
-
-/// Sets every engine's thread count.
-void setGemmThreads(int32_t threads);
 
 /// The engines of this build.
 const GemmEngine &openBlasEngine();

@@ -2,9 +2,9 @@
 //
 // dnnl_sgemm, whose kernels oneDNN generates at run time for the widest
 // instruction set of the CPU it runs on (AVX-512 where there is one,
-// whatever $OPENBLAS_CORETYPE says). It runs on OpenMP threads; the count
-// is a per-thread OpenMP setting, so each call applies the runtime's count
-// to the calling thread.
+// whatever $OPENBLAS_CORETYPE says). It would run on OpenMP threads; the
+// kernel threads call it on their blocks of C (ops/Gemm.cpp), so each call
+// keeps its calling thread to one OpenMP thread (a per-thread setting).
 //
 //===----------------------------------------------------------------------===//
 #include "ops/GemmEngine.h"
@@ -12,13 +12,9 @@
 #include <dnnl.h>
 #include <omp.h>
 
-#include <atomic>
-
 namespace cavs::runtime::cpu {
 
 namespace {
-
-std::atomic<int32_t> threadCount{1};
 
 std::string isaName(dnnl_cpu_isa_t isa) {
   switch (isa) {
@@ -48,9 +44,8 @@ std::string kernel() { return isaName(dnnl_get_effective_cpu_isa()); }
 void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
            float alpha, const float *a, int64_t lda, const float *b,
            int64_t ldb, float beta, float *c, int64_t ldc) {
-  const int32_t threads = threadCount.load(std::memory_order_relaxed);
-  if (omp_get_max_threads() != threads)
-    omp_set_num_threads(threads);
+  if (omp_get_max_threads() != 1)
+    omp_set_num_threads(1);
   // oneDNN fails only on arguments that are invalid for any BLAS (a
   // leading dimension too small): OpenBLAS then reports which one, as it did
   // before there were engines.
@@ -60,14 +55,10 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
                            beta, c, ldc);
 }
 
-void setThreads(int32_t threads) {
-  threadCount.store(threads, std::memory_order_relaxed);
-}
-
 } // namespace
 
 const GemmEngine &oneDnnEngine() {
-  static const GemmEngine engine{"onednn", kernel, sgemm, setThreads};
+  static const GemmEngine engine{"onednn", kernel, sgemm};
   return engine;
 }
 

@@ -1,8 +1,10 @@
 //===- GemmOpenBlas.cpp - the OpenBLAS engine -----------------------------===//
 //
-// cblas_sgemm on OpenBLAS's threads. OpenBLAS picks its kernels when it is
-// loaded, from the CPU or from $OPENBLAS_CORETYPE, which some machines set
-// to pin it to its AVX2 (Haswell) kernels.
+// cblas_sgemm, on the calling thread: the kernel threads call it on their
+// blocks of C (ops/Gemm.cpp), so OpenBLAS's own threads are set to one.
+// OpenBLAS picks its kernels when it is loaded, from the CPU or from
+// $OPENBLAS_CORETYPE, which some machines set to pin it to its AVX2
+// (Haswell) kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/GemmEngine.h"
@@ -25,12 +27,13 @@ void sgemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
               static_cast<blasint>(ldc));
 }
 
-void setThreads(int32_t threads) { openblas_set_num_threads(threads); }
-
 } // namespace
 
 const GemmEngine &openBlasEngine() {
-  static const GemmEngine engine{"openblas", core, sgemm, setThreads};
+  static const GemmEngine engine = [] {
+    openblas_set_num_threads(1);
+    return GemmEngine{"openblas", core, sgemm};
+  }();
   return engine;
 }
 

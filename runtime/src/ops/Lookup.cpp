@@ -1,11 +1,14 @@
 //===- Lookup.cpp - embedding lookups and their gradients -----------------===//
 //
 // Table rows selected by per-vertex int32 ids (word embeddings). The ids are
-// data, so both directions range-check them first (ops/IndexCheck.h).
+// data, so both directions range-check them all first (ops/IndexCheck.h)
+// and only then write, split over the pool (ops/ThreadPool.h): lookups by
+// rows, gradients, where rows may share a word, by columns.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
 #include "ops/IndexCheck.h"
+#include "ops/ThreadPool.h"
 #include "support/Guard.h"
 
 #include <algorithm>
@@ -18,14 +21,16 @@ cavs_status lookup(int64_t rows, const int32_t *index, int64_t index_ld,
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("lookup index", rows, index, index_ld, table_rows));
-    for (int64_t r = 0; r < rows; ++r) {
-      int32_t id = index[r * index_ld];
-      float *out = dst + r * ld;
-      if (id < 0)
-        std::fill(out, out + width, 0.0f);
-      else
-        std::copy_n(table + int64_t(id) * width, width, out);
-    }
+    parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        int32_t id = index[r * index_ld];
+        float *out = dst + r * ld;
+        if (id < 0)
+          std::fill(out, out + width, 0.0f);
+        else
+          std::copy_n(table + int64_t(id) * width, width, out);
+      }
+    });
     return Status();
   });
 }
@@ -36,16 +41,19 @@ cavs_status lookup_grad(int64_t rows, const int32_t *index, int64_t index_ld,
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("lookup index", rows, index, index_ld, table_rows));
-    // Sequential, since a word may occur in several rows of one call.
-    for (int64_t r = 0; r < rows; ++r) {
-      int32_t id = index[r * index_ld];
-      if (id < 0)
-        continue;
-      const float *in = src + r * ld;
-      float *out = table_grad + int64_t(id) * width;
-      for (int64_t c = 0; c < width; ++c)
-        out[c] += in[c];
-    }
+    // Sequential over rows within a column range, since a word may occur
+    // in several rows of one call.
+    parallelColumns(width, 3 * rows * width, [&](int64_t first, int64_t last) {
+      for (int64_t r = 0; r < rows; ++r) {
+        int32_t id = index[r * index_ld];
+        if (id < 0)
+          continue;
+        const float *in = src + r * ld;
+        float *out = table_grad + int64_t(id) * width;
+        for (int64_t c = first; c < last; ++c)
+          out[c] += in[c];
+      }
+    });
     return Status();
   });
 }

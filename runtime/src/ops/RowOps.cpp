@@ -3,10 +3,14 @@
 // The data-movement ops (gather, scatter, child gradients, copies, zeroing)
 // and the reductions that need no index checks (column and row sums, the
 // loss total). Each works on whole rows with plain loops, which the compiler
-// vectorizes; none can fail.
+// vectorizes; none can fail. Independent rows are split over the pool
+// (ops/ThreadPool.h); accumulations, whose rows may add into the same
+// destination, are split by columns, each thread adding all rows of its
+// columns in row order, so every sum is the same for any thread count.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
+#include "ops/ThreadPool.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,14 +19,16 @@ namespace cavs::runtime::cpu {
 
 void gather(int64_t rows, int64_t k, int64_t arity, const int32_t *children,
             const float *state, int64_t width, float *dst, int64_t ld) {
-  for (int64_t r = 0; r < rows; ++r) {
-    int32_t child = children[r * arity + k];
-    float *out = dst + r * ld;
-    if (child < 0)
-      std::fill(out, out + width, 0.0f);
-    else
-      std::copy_n(state + int64_t(child) * width, width, out);
-  }
+  parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      int32_t child = children[r * arity + k];
+      float *out = dst + r * ld;
+      if (child < 0)
+        std::fill(out, out + width, 0.0f);
+      else
+        std::copy_n(state + int64_t(child) * width, width, out);
+    }
+  });
 }
 
 void scatter(int64_t rows, const float *src, int64_t ld,
@@ -33,45 +39,56 @@ void scatter(int64_t rows, const float *src, int64_t ld,
 void child_grad(int64_t rows, int64_t k, int64_t arity, const int32_t *children,
                 const float *src, int64_t ld, float *state_grad,
                 int64_t width) {
-  // Strictly sequential over rows: rows sharing a child must all add into
-  // the same state gradient row.
-  for (int64_t r = 0; r < rows; ++r) {
-    int32_t child = children[r * arity + k];
-    if (child < 0)
-      continue;
-    const float *in = src + r * ld;
-    float *out = state_grad + int64_t(child) * width;
-    for (int64_t c = 0; c < width; ++c)
-      out[c] += in[c];
-  }
+  // Sequential over rows within a column range: rows sharing a child must
+  // all add into the same state gradient row, in row order.
+  parallelColumns(width, 3 * rows * width, [&](int64_t first, int64_t last) {
+    for (int64_t r = 0; r < rows; ++r) {
+      int32_t child = children[r * arity + k];
+      if (child < 0)
+        continue;
+      const float *in = src + r * ld;
+      float *out = state_grad + int64_t(child) * width;
+      for (int64_t c = first; c < last; ++c)
+        out[c] += in[c];
+    }
+  });
 }
 
 void copy_rows(int64_t rows, int64_t width, const float *src, int64_t src_ld,
                float *dst, int64_t dst_ld) {
   if (rows == 0 || width == 0)
     return;
-  if (src_ld == width && dst_ld == width) {
-    // Dense on both sides (scatter into the state, whole values): one copy.
-    std::memcpy(dst, src, sizeof(float) * rows * width);
-    return;
-  }
-  for (int64_t r = 0; r < rows; ++r)
-    std::memcpy(dst + r * dst_ld, src + r * src_ld, sizeof(float) * width);
+  parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+    if (src_ld == width && dst_ld == width) {
+      // Dense on both sides (scatter into the state, whole values): one
+      // copy.
+      std::memcpy(dst + begin * width, src + begin * width,
+                  sizeof(float) * (end - begin) * width);
+      return;
+    }
+    for (int64_t r = begin; r < end; ++r)
+      std::memcpy(dst + r * dst_ld, src + r * src_ld, sizeof(float) * width);
+  });
 }
 
 void zero_rows(int64_t rows, int64_t width, float *dst, int64_t ld) {
-  for (int64_t r = 0; r < rows; ++r)
-    std::fill(dst + r * ld, dst + r * ld + width, 0.0f);
+  parallelRanges(rows, rows * width, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      std::fill(dst + r * ld, dst + r * ld + width, 0.0f);
+  });
 }
 
 void column_sum(int64_t rows, int64_t width, const float *src, int64_t ld,
                 float *dst) {
-  // Row by row, so the inner loop runs along contiguous memory.
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *in = src + r * ld;
-    for (int64_t c = 0; c < width; ++c)
-      dst[c] += in[c];
-  }
+  // Row by row within a column range, so the inner loop runs along
+  // contiguous memory.
+  parallelColumns(width, rows * width, [&](int64_t first, int64_t last) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float *in = src + r * ld;
+      for (int64_t c = first; c < last; ++c)
+        dst[c] += in[c];
+    }
+  });
 }
 
 double loss_sum(int64_t rows, const float *src, int64_t ld) {

@@ -4,12 +4,14 @@
 // exponentials are taken of (logit − row maximum) ≤ 0, so no row overflows
 // however large its logits (and FastExp.h's vectorizable exp applies); the
 // loss uses log-sum-exp rather than the log of a softmax probability, which
-// would underflow to log(0).
+// would underflow to log(0). Rows are independent and split over the pool
+// (ops/ThreadPool.h), after the labels of every row are checked.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
 #include "ops/FastExp.h"
 #include "ops/IndexCheck.h"
+#include "ops/ThreadPool.h"
 #include "support/Guard.h"
 
 #include <algorithm>
@@ -72,14 +74,15 @@ void softmax(int64_t rows, int64_t width, const float *src, int64_t ld,
              float *dst, int64_t dst_ld) {
   if (width == 0)
     return;
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *in = src + r * ld;
-    float *out = dst + r * dst_ld;
-    float scale =
-        1.0f / shiftedExp<true>(in, width, rowMax(in, width), out);
-    for (int64_t c = 0; c < width; ++c)
-      out[c] *= scale;
-  }
+  parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const float *in = src + r * ld;
+      float *out = dst + r * dst_ld;
+      float scale = 1.0f / shiftedExp<true>(in, width, rowMax(in, width), out);
+      for (int64_t c = 0; c < width; ++c)
+        out[c] *= scale;
+    }
+  });
 }
 
 cavs_status softmax_cross_entropy(int64_t rows, int64_t width,
@@ -89,17 +92,19 @@ cavs_status softmax_cross_entropy(int64_t rows, int64_t width,
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("cross-entropy label", rows, labels, labels_ld, width));
-    for (int64_t r = 0; r < rows; ++r) {
-      int32_t label = labels[r * labels_ld];
-      if (label < 0) {
-        dst[r * dst_ld] = 0.0f;
-        continue;
+    parallelRanges(rows, rows * width, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        int32_t label = labels[r * labels_ld];
+        if (label < 0) {
+          dst[r * dst_ld] = 0.0f;
+          continue;
+        }
+        const float *in = logits + r * ld;
+        float shift = rowMax(in, width);
+        float sum = shiftedExp<false>(in, width, shift, nullptr);
+        dst[r * dst_ld] = shift + std::log(sum) - in[label];
       }
-      const float *in = logits + r * ld;
-      float shift = rowMax(in, width);
-      float sum = shiftedExp<false>(in, width, shift, nullptr);
-      dst[r * dst_ld] = shift + std::log(sum) - in[label];
-    }
+    });
     return Status();
   });
 }
@@ -112,20 +117,22 @@ cavs_status softmax_cross_entropy_grad(int64_t rows, int64_t width,
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("cross-entropy label", rows, labels, labels_ld, width));
-    for (int64_t r = 0; r < rows; ++r) {
-      int32_t label = labels[r * labels_ld];
-      float *out = dst + r * dst_ld;
-      if (label < 0) {
-        std::fill(out, out + width, 0.0f);
-        continue;
+    parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        int32_t label = labels[r * labels_ld];
+        float *out = dst + r * dst_ld;
+        if (label < 0) {
+          std::fill(out, out + width, 0.0f);
+          continue;
+        }
+        const float *in = logits + r * ld;
+        float sum = shiftedExp<true>(in, width, rowMax(in, width), out);
+        float scale = grad[r * grad_ld] / sum;
+        for (int64_t c = 0; c < width; ++c)
+          out[c] *= scale;
+        out[label] -= grad[r * grad_ld];
       }
-      const float *in = logits + r * ld;
-      float sum = shiftedExp<true>(in, width, rowMax(in, width), out);
-      float scale = grad[r * grad_ld] / sum;
-      for (int64_t c = 0; c < width; ++c)
-        out[c] *= scale;
-      out[label] -= grad[r * grad_ld];
-    }
+    });
     return Status();
   });
 }

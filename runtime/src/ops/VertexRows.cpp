@@ -2,11 +2,14 @@
 //
 // Pulls, pushes and their gradients live in buffers indexed by batch vertex
 // id, while a call's rows are its vertices in task order; these ops move
-// rows between the two through the call's vertex ids. mark_rows records
+// rows between the two through the call's vertex ids, split over the pool
+// (ops/ThreadPool.h) by rows, or by columns where rows accumulate into
+// shared destinations. mark_rows records
 // the table rows a lookup's backward pass wrote in the gradient store.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
+#include "ops/ThreadPool.h"
 #include "params/GradStore.h"
 #include "support/Guard.h"
 
@@ -17,29 +20,39 @@ namespace cavs::runtime::cpu {
 
 void gather_rows(int64_t rows, const int32_t *index, const float *src,
                  int64_t width, float *dst, int64_t ld) {
-  for (int64_t r = 0; r < rows; ++r) {
-    float *out = dst + r * ld;
-    if (src)
-      std::copy_n(src + int64_t(index[r]) * width, width, out);
-    else
-      std::fill(out, out + width, 0.0f);
-  }
+  parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      float *out = dst + r * ld;
+      if (src)
+        std::copy_n(src + int64_t(index[r]) * width, width, out);
+      else
+        std::fill(out, out + width, 0.0f);
+    }
+  });
 }
 
 void scatter_rows(int64_t rows, const int32_t *index, const float *src,
                   int64_t ld, float *dst, int64_t width, int32_t accumulate) {
   if (!dst)
     return;
-  // Sequential, so repeated ids accumulate in row order.
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *in = src + r * ld;
-    float *out = dst + int64_t(index[r]) * width;
-    if (accumulate)
-      for (int64_t c = 0; c < width; ++c)
-        out[c] += in[c];
-    else
-      std::copy_n(in, width, out);
+  const int64_t floats = (accumulate ? 3 : 2) * rows * width;
+  if (!accumulate) {
+    // A call's vertex ids are distinct, so its rows go to distinct rows.
+    parallelRanges(rows, floats, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r)
+        std::copy_n(src + r * ld, width, dst + int64_t(index[r]) * width);
+    });
+    return;
   }
+  // Repeated ids accumulate in row order, within each column range.
+  parallelColumns(width, floats, [&](int64_t first, int64_t last) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float *in = src + r * ld;
+      float *out = dst + int64_t(index[r]) * width;
+      for (int64_t c = first; c < last; ++c)
+        out[c] += in[c];
+    }
+  });
 }
 
 cavs_status mark_rows(cavs_grad_store *grads, int32_t param, int64_t rows,
