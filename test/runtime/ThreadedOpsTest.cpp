@@ -9,6 +9,7 @@
 // one thread computes what the ops should is OpsTest's part.
 //
 //===----------------------------------------------------------------------===//
+#include "RandomFloats.h"
 #include "ops/CpuDeviceOps.h"
 #include "ops/CpuOps.h"
 #include "ops/GemmEngine.h"
@@ -34,14 +35,6 @@ using namespace cavs::runtime;
 
 const int64_t kRowCounts[] = {0, 1, 2, 3, 7, 58};
 const int64_t kWidths[] = {1, 17, 35};
-
-std::vector<float> randomFloats(std::mt19937 &rng, int64_t count) {
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<float> values(count);
-  for (float &v : values)
-    v = value(rng);
-  return values;
-}
 
 std::vector<int32_t> randomIds(std::mt19937 &rng, int64_t count, int32_t low,
                                int32_t high) {

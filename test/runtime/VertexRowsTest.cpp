@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ModelFixtures.h"
+#include "RandomFloats.h"
 
 #include "cavs/ops.h"
 
@@ -19,14 +20,6 @@ namespace cavs::test {
 namespace {
 
 constexpr float kPad = 777.0f;
-
-std::vector<float> randomValues(std::mt19937 &rng, size_t count) {
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<float> values(count);
-  for (float &v : values)
-    v = value(rng);
-  return values;
-}
 
 /// `rows` vertex ids in [0, vertices), with repeats.
 std::vector<int32_t> randomIndex(std::mt19937 &rng, int64_t rows,
@@ -42,7 +35,7 @@ TEST(VertexRowsOps, GatherRowsReadsRowsByVertexId) {
   for (int64_t rows : {0, 1, 7, 40}) {
     const int64_t width = 3, ld = 5;
     const int32_t vertices = 6;
-    const std::vector<float> src = randomValues(rng, vertices * width);
+    const std::vector<float> src = randomFloats(rng, vertices * width);
     const std::vector<int32_t> index = randomIndex(rng, rows, vertices);
     std::vector<float> dst(rows * ld, kPad);
     cavs_op_gather_rows(rows, index.data(), src.data(), width, dst.data(), ld);
@@ -63,9 +56,9 @@ TEST(VertexRowsOps, ScatterRowsAssignsOrAccumulates) {
   for (int64_t rows : {0, 1, 7, 40}) {
     const int64_t width = 2, ld = 3;
     const int32_t vertices = 5;
-    const std::vector<float> src = randomValues(rng, rows * ld);
+    const std::vector<float> src = randomFloats(rng, rows * ld);
     const std::vector<int32_t> index = randomIndex(rng, rows, vertices);
-    const std::vector<float> initial = randomValues(rng, vertices * width);
+    const std::vector<float> initial = randomFloats(rng, vertices * width);
 
     std::vector<float> assigned = initial, expected = initial;
     for (int64_t r = 0; r < rows; ++r)

@@ -6,6 +6,7 @@
 // rows, gradients, where rows may share a word, by columns.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/AddRows.h"
 #include "ops/CpuOps.h"
 #include "ops/IndexCheck.h"
 #include "ops/ThreadPool.h"
@@ -41,19 +42,8 @@ cavs_status lookup_grad(int64_t rows, const int32_t *index, int64_t index_ld,
   return guard([&] {
     CAVS_RETURN_IF_ERROR(
         checkIndices("lookup index", rows, index, index_ld, table_rows));
-    // Sequential over rows within a column range, since a word may occur
-    // in several rows of one call.
-    parallelColumns(width, 3 * rows * width, [&](int64_t first, int64_t last) {
-      for (int64_t r = 0; r < rows; ++r) {
-        int32_t id = index[r * index_ld];
-        if (id < 0)
-          continue;
-        const float *in = src + r * ld;
-        float *out = table_grad + int64_t(id) * width;
-        for (int64_t c = first; c < last; ++c)
-          out[c] += in[c];
-      }
-    });
+    // A word may occur in several rows of one call.
+    addRowsInto(rows, index, index_ld, src, ld, table_grad, width);
     return Status();
   });
 }

@@ -9,6 +9,7 @@
 // columns in row order, so every sum is the same for any thread count.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/AddRows.h"
 #include "ops/CpuOps.h"
 #include "ops/ThreadPool.h"
 
@@ -39,19 +40,8 @@ void scatter(int64_t rows, const float *src, int64_t ld,
 void child_grad(int64_t rows, int64_t k, int64_t arity, const int32_t *children,
                 const float *src, int64_t ld, float *state_grad,
                 int64_t width) {
-  // Sequential over rows within a column range: rows sharing a child must
-  // all add into the same state gradient row, in row order.
-  parallelColumns(width, 3 * rows * width, [&](int64_t first, int64_t last) {
-    for (int64_t r = 0; r < rows; ++r) {
-      int32_t child = children[r * arity + k];
-      if (child < 0)
-        continue;
-      const float *in = src + r * ld;
-      float *out = state_grad + int64_t(child) * width;
-      for (int64_t c = first; c < last; ++c)
-        out[c] += in[c];
-    }
-  });
+  // Rows sharing a child (DAGs) all add into its row.
+  addRowsInto(rows, children + k, arity, src, ld, state_grad, width);
 }
 
 void copy_rows(int64_t rows, int64_t width, const float *src, int64_t src_ld,

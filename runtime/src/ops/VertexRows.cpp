@@ -8,6 +8,7 @@
 // the table rows a lookup's backward pass wrote in the gradient store.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/AddRows.h"
 #include "ops/CpuOps.h"
 #include "ops/ThreadPool.h"
 #include "params/GradStore.h"
@@ -35,23 +36,15 @@ void scatter_rows(int64_t rows, const int32_t *index, const float *src,
                   int64_t ld, float *dst, int64_t width, int32_t accumulate) {
   if (!dst)
     return;
-  const int64_t floats = (accumulate ? 3 : 2) * rows * width;
-  if (!accumulate) {
-    // A call's vertex ids are distinct, so its rows go to distinct rows.
-    parallelRanges(rows, floats, [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r)
-        std::copy_n(src + r * ld, width, dst + int64_t(index[r]) * width);
-    });
+  if (accumulate) {
+    // Repeated ids (a vertex pulled twice) all add into its row.
+    addRowsInto(rows, index, 1, src, ld, dst, width);
     return;
   }
-  // Repeated ids accumulate in row order, within each column range.
-  parallelColumns(width, floats, [&](int64_t first, int64_t last) {
-    for (int64_t r = 0; r < rows; ++r) {
-      const float *in = src + r * ld;
-      float *out = dst + int64_t(index[r]) * width;
-      for (int64_t c = first; c < last; ++c)
-        out[c] += in[c];
-    }
+  // A call's vertex ids are distinct, so its rows go to distinct rows.
+  parallelRanges(rows, 2 * rows * width, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      std::copy_n(src + r * ld, width, dst + int64_t(index[r]) * width);
   });
 }
 
