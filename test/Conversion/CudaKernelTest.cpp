@@ -351,16 +351,23 @@ TEST_P(CudaExampleModelTest, KernelsCompileToCubinAndPtx) {
   // The CUDA kernels are the CPU kernels: same names, same order.
   std::string model = code->train.model.getSymName().str();
   // The CPU kernels are the code module's function definitions that are
-  // not phase functions, in the order cavs-lower-fused built them.
-  std::vector<std::string> cpuKernels;
+  // not phase functions, in the order cavs-lower-fused built them, each
+  // followed by its rows form (what run_rows calls).
+  std::vector<std::string> cpuKernels, rowsForms;
   for (auto function : code->code->getOps<mlir::func::FuncOp>()) {
     llvm::StringRef name = function.getSymName();
     bool isPhase = llvm::any_of(kPhaseNames, [&](llvm::StringRef phase) {
       return name.ends_with("_" + phase.str());
     });
-    if (!function.isDeclaration() && !isPhase)
+    if (function.isDeclaration() || isPhase)
+      continue;
+    if (!cpuKernels.empty() && name == rowsKernelName(cpuKernels.back()))
+      rowsForms.push_back(name.str());
+    else
       cpuKernels.push_back(name.str());
   }
+  EXPECT_EQ(rowsForms.size(), cpuKernels.size())
+      << "every CPU kernel is followed by its rows form";
   ASSERT_TRUE(code->cuda);
   const std::string &source = code->cuda->source;
   const std::vector<std::string> *kernels = &code->cuda->kernels;
