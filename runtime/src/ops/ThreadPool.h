@@ -10,8 +10,9 @@
 // Only work that touches enough floats is split (minParallelFloats): below
 // that, waking the workers costs more than it saves. The ops split so that
 // every element is computed by one thread in the same order whatever the
-// thread count, which keeps results bitwise identical for any count
-// (docs/runtime.md, "Timing, threads and determinism").
+// thread count, which keeps results bitwise identical for any count (for
+// products, where the engine computes a block of C as the whole product:
+// docs/runtime.md, "Timing, threads and determinism").
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_OPS_THREADPOOL_H
