@@ -15,6 +15,11 @@
 using namespace mlir;
 using namespace cavs;
 
+bool cavs::isFusible(Operation *op) {
+  return op->hasTrait<OpTrait::ElementwiseMath>() ||
+         op->hasTrait<OpTrait::Reduction>();
+}
+
 std::string cavs::formatShape(ArrayRef<int64_t> shape) {
   std::string text = "[";
   llvm::raw_string_ostream os(text);

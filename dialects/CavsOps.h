@@ -38,6 +38,10 @@ namespace cavs {
 /// `[450, 300]`, `[]` for a scalar.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
+/// Whether cavs-fuse-elementwise may put `op` into a kernel: elementwise
+/// math and vector-to-scalar reductions.
+bool isFusible(mlir::Operation *op);
+
 /// Whether `op`, an op of F or ∂F, does per-vertex work: everything but
 /// parameter references, constants and the backward region itself.
 bool isBatchedOp(mlir::Operation *op);

@@ -281,8 +281,16 @@ PATTERN(ConcatLowering, ConcatOp) {
     return failure();
   Location loc = op.getLoc();
   Value dstPtr = ptr(rewriter, *dst), dstLd = ld(rewriter, *dst);
+  SlotAttr slot = PhaseLowering::slotOf(op.getResult());
   int64_t column = 0;
   for (auto [input, src] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+    // cavs-plan-memory placed the input in the concat's columns.
+    SlotAttr from = PhaseLowering::slotOf(input);
+    if (slot && from && from.getSpace() == slot.getSpace() &&
+        from.getOffset() == slot.getOffset() + column) {
+      column += width(input);
+      continue;
+    }
     lowering.call<RuntimeOp::copy_rows>(
         rewriter, loc, rows(rewriter), i64(rewriter, loc, width(input)),
         ptr(rewriter, src), ld(rewriter, src),

@@ -210,15 +210,21 @@ Value PhaseLowering::columns(OpBuilder &b, Location loc, Value buffer,
       ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
 }
 
-FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value) {
+SlotAttr PhaseLowering::slotOf(Value value) {
   auto result = dyn_cast<OpResult>(value);
-  auto slots = result ? result.getOwner()->getAttrOfType<ArrayAttr>(
-                            CavsDialect::kSlotsAttrName)
-                      : nullptr;
-  SlotAttr slot = slots && slots.size() > result.getResultNumber()
-                      ? dyn_cast<SlotAttr>(slots[result.getResultNumber()])
-                      : nullptr;
-  return slotBuffer(b, value, slot);
+  if (!result)
+    return nullptr;
+  if (auto phase = dyn_cast<PhaseOp>(result.getOwner()))
+    return slotOf(phase.getYield().getValues()[result.getResultNumber()]);
+  auto slots =
+      result.getOwner()->getAttrOfType<ArrayAttr>(CavsDialect::kSlotsAttrName);
+  return slots && slots.size() > result.getResultNumber()
+             ? dyn_cast<SlotAttr>(slots[result.getResultNumber()])
+             : nullptr;
+}
+
+FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value) {
+  return slotBuffer(b, value, slotOf(value));
 }
 
 FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,

@@ -117,6 +117,9 @@ public:
   /// (a subview).
   mlir::Value columns(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value buffer, int64_t start, mlir::Type valueType);
+  /// The memory slot the plan gave `value` (defined here or in another
+  /// phase), or null.
+  static SlotAttr slotOf(mlir::Value value);
   /// The memory slot the plan gave `value`, as its buffer.
   mlir::FailureOr<mlir::Value> slotBuffer(mlir::OpBuilder &b,
                                           mlir::Value value);

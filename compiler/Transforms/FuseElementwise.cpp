@@ -43,10 +43,6 @@ bool isReduction(Operation *op) {
   return op->hasTrait<cavs::OpTrait::Reduction>();
 }
 
-bool isFusible(Operation *op) {
-  return op->hasTrait<cavs::OpTrait::ElementwiseMath>() || isReduction(op);
-}
-
 /// The type of the values `op` computes per element in a kernel: its
 /// result's, or for a reduction its operand's.
 Type iterationType(Operation *op) {

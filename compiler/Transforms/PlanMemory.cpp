@@ -39,7 +39,11 @@ struct Interval {
   int64_t size;
   SlotSpace space = SlotSpace::arena;
   int64_t offset = 0;
+  /// Its columns lie in another owner's slot (a concat's).
+  bool placed = false;
 };
+
+using OwnerMap = llvm::DenseMap<Value, std::pair<unsigned, int64_t>>;
 
 /// Plans one vertex function.
 class Planner {
@@ -56,6 +60,7 @@ private:
     return op;
   }
   static int64_t pack(MutableArrayRef<Interval *> intervals);
+  void placeConcatInputs(std::vector<Interval> &owners, OwnerMap &ownerOf);
 
   VertexOp vertex;
   Block *forward = nullptr, *backward = nullptr;
@@ -151,13 +156,58 @@ int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
   return width;
 }
 
+/// Gives an input of a concat its columns of the concat's slot when an op
+/// of the same block computes it there: a fused kernel, a product or an
+/// inner concat. The concat then copies nothing for it (the lowering skips
+/// a copy whose source is its destination). In the N-ary Tree-LSTM's ∂F the
+/// packed gates' gradient (640 floats per vertex, the weight gradient's
+/// operand) was a copy of five kernel results. Inner concats come first in
+/// a block, so a chain of them ends in the outermost one's slot.
+void Planner::placeConcatInputs(std::vector<Interval> &owners,
+                                OwnerMap &ownerOf) {
+  auto writesInPlace = [&](Value input, Block *block) {
+    Operation *definer = input.getDefiningOp();
+    if (!definer || definer->getBlock() != block ||
+        !(isa<FusedOp, MatmulOp, ConcatOp>(definer) || isFusible(definer)) ||
+        !ownerOf.count(input))
+      return false;
+    auto [owner, delta] = ownerOf.lookup(input);
+    return delta == 0 && owners[owner].value == input && !owners[owner].placed;
+  };
+  for (Block *block : {forward, backward}) {
+    if (!block)
+      continue;
+    for (auto concat : block->getOps<ConcatOp>()) {
+      if (!ownerOf.count(concat.getResult()))
+        continue;
+      auto [target, base] = ownerOf.lookup(concat.getResult());
+      int64_t column = base;
+      for (Value input : concat.getInputs()) {
+        if (writesInPlace(input, block)) {
+          unsigned source = ownerOf.lookup(input).first;
+          for (auto &[value, where] : ownerOf)
+            if (where.first == source)
+              where = {target, column + where.second};
+          Interval &from = owners[source], &to = owners[target];
+          if (from.start < to.start) {
+            to.start = from.start;
+            to.definedPhase = from.definedPhase;
+          }
+          from.placed = true;
+        }
+        column += valueWidth(input.getType());
+      }
+    }
+  }
+}
+
 LogicalResult Planner::run() {
   if (failed(order()))
     return failure();
 
   // Slot owners and the views into them.
   std::vector<Interval> owners;
-  llvm::DenseMap<Value, std::pair<unsigned, int64_t>> ownerOf; // index, delta
+  OwnerMap ownerOf; // value → (owner index, column delta)
   for (Block *block : {forward, backward}) {
     if (!block)
       continue;
@@ -186,6 +236,8 @@ LogicalResult Planner::run() {
     }
   }
 
+  placeConcatInputs(owners, ownerOf);
+
   // Last uses, through views.
   SmallVector<unsigned> lastUsePhase(owners.size());
   for (auto [index, owner] : llvm::enumerate(owners))
@@ -203,6 +255,8 @@ LogicalResult Planner::run() {
   // Spaces and whole-phase lifetimes.
   SmallVector<Interval *> arena, scratch;
   for (auto [index, owner] : llvm::enumerate(owners)) {
+    if (owner.placed)
+      continue;
     unsigned first = owner.definedPhase, last = lastUsePhase[index];
     if (first == last && isBodyPhase(first)) {
       owner.space = SlotSpace::scratch;

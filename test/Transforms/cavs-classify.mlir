@@ -102,3 +102,41 @@ cavs.model @side state tensor<4xf32> {
     cavs.loss %r : tensor<f32>
   }
 }
+
+// -----
+
+// An eager elementwise op whose users all run in the body moves into the
+// body (with the chain feeding it), where fusion puts it into the body's
+// kernel instead of a pass of its own over every vertex; one that an eager
+// product reads stays eager.
+// CHECK-LABEL: cavs.model @sink
+// CHECK:      cavs.backward {
+// CHECK-NEXT:   cavs.constant {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT:   cavs.mul {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.sub {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.tanh {{.*}} {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT:   cavs.matmul {{.*}} {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT:   cavs.state_grad {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.mul {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.add {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.child_grad 0, {{.*}} {cavs.batching = #cavs.batching<body>}
+cavs.model @sink state tensor<4xf32> {
+  cavs.param @U : tensor<4x4xf32> init xavier
+  cavs.vertex @v arity 1 pulls {} pushes {} {
+    %U = cavs.param_ref @U : tensor<4x4xf32>
+    %s = cavs.gather 0 : tensor<4xf32>
+    %h = cavs.tanh %s : tensor<4xf32>
+    cavs.scatter %h : tensor<4xf32>
+    cavs.backward {
+      %one = cavs.constant dense<1.0> : tensor<f32>
+      %hh = cavs.mul %h, %h : tensor<4xf32>
+      %dt = cavs.sub %one, %hh : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
+      %th = cavs.tanh %h : tensor<4xf32>
+      %uh = cavs.matmul %U, %th : tensor<4x4xf32>, tensor<4xf32> -> tensor<4xf32>
+      %g = cavs.state_grad : tensor<4xf32>
+      %ds = cavs.mul %g, %dt : tensor<4xf32>
+      %d = cavs.add %ds, %uh : tensor<4xf32>
+      cavs.child_grad 0, %d : tensor<4xf32>
+    }
+  }
+}

@@ -82,3 +82,31 @@ cavs.model @parts {
     cavs.push "y", %y {cavs.batching = #cavs.batching<eager>} : tensor<f32>
   }
 }
+
+// -----
+
+// Inputs of a concat that an op of its block computes (kernels, products,
+// inner concats) are placed in the concat's columns, so the concat copies
+// nothing for them; a gathered input keeps a slot of its own (a gather may
+// read the state in place and write nothing). The concat of a concat ends
+// in the outer one's slot.
+// CHECK-LABEL: cavs.model @concat_in_place
+// CHECK:      attributes {cavs.arena_floats = 0 : i64, cavs.scratch_floats = 10 : i64}
+// CHECK:      cavs.gather 0 {{{.*}}cavs.slots = [#cavs.slot<scratch, 0, 4>]}
+// CHECK-NEXT: cavs.split {{.*}}cavs.slots = [#cavs.slot<scratch, 0, 2>, #cavs.slot<scratch, 2, 2>]}
+// CHECK-NEXT: cavs.tanh {{.*}}cavs.slots = [#cavs.slot<scratch, 4, 2>]}
+// CHECK-NEXT: cavs.sigmoid {{.*}}cavs.slots = [#cavs.slot<scratch, 6, 2>]}
+// CHECK-NEXT: cavs.concat {{.*}}cavs.slots = [#cavs.slot<scratch, 4, 4>]}
+// CHECK-NEXT: cavs.concat {{.*}}cavs.slots = [#cavs.slot<scratch, 4, 6>]}
+cavs.model @concat_in_place state tensor<4xf32> {
+  cavs.vertex @v arity 1 pulls {} pushes {y = tensor<6xf32>} {
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    %p:2 = cavs.split %s {cavs.batching = #cavs.batching<body>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    %a = cavs.tanh %p#0 {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %b = cavs.sigmoid %p#1 {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %ab = cavs.concat %a, %b {cavs.batching = #cavs.batching<body>} : tensor<2xf32>, tensor<2xf32> -> tensor<4xf32>
+    %abs = cavs.concat %ab, %p#0 {cavs.batching = #cavs.batching<body>} : tensor<4xf32>, tensor<2xf32> -> tensor<6xf32>
+    cavs.scatter %ab {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    cavs.push "y", %abs {cavs.batching = #cavs.batching<body>} : tensor<6xf32>
+  }
+}
