@@ -150,6 +150,14 @@ void ModelInstance::prepareBackward() {
   }
 }
 
+cpu::StableOperandScope ModelInstance::stableParams() const {
+  const ParamStore &store = params_->impl;
+  const float *begin = store.data();
+  return device_ ? cpu::StableOperandScope(nullptr, nullptr)
+                 : cpu::StableOperandScope(begin,
+                                           begin + store.layout().size());
+}
+
 cavs_call ModelInstance::baseCall(int32_t function, bool backward) {
   FunctionState &state = functions_[function];
   cavs_call call{};
@@ -292,6 +300,7 @@ Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
     output.hasGrad = false;
   timing_ = cavs_model_timing{0, 0, 0, 0, 0, 0, 0, timing_.optimizer};
 
+  const auto scope = stableParams();
   Stopwatch watch;
   prepareForward(batch, program);
   timing_.schedule = watch.seconds();
@@ -323,6 +332,7 @@ Status ModelInstance::backward() {
                      backwardBlocker_);
   backwardBlocker_ = "backward already ran for the last forward pass";
   prepareBackward();
+  const auto scope = stableParams();
   const cavs_program_desc &program = def_->train;
   addWork(program, CAVS_PHASE_BACKWARD_EAGER, work_.backward_flops);
   CAVS_RETURN_IF_ERROR(runWholeTypes(program, CAVS_PHASE_BACKWARD_EAGER,

@@ -17,6 +17,7 @@
 #include "exec/Definition.h"
 #include "graph/GraphBatch.h"
 #include "ops/CpuDeviceOps.h"
+#include "ops/TransposedOperands.h"
 #include "optim/Optimizer.h"
 #include "params/GradStore.h"
 #include "params/ParamStore.h"
@@ -158,6 +159,10 @@ private:
                       const cavs_program_desc &program);
   void prepareBackward();
   cavs_call baseCall(int32_t function, bool backward);
+  /// The scope of a pass, in which the parameters do not change: on the
+  /// CPU, forward products multiply by transposed copies of them (an empty
+  /// scope on a device).
+  cpu::StableOperandScope stableParams() const;
   Status runWholeTypes(const cavs_program_desc &program, cavs_phase phase,
                        double &seconds);
   Status runTasks(const cavs_program_desc &program, cavs_phase phase,

@@ -17,6 +17,7 @@
 #include "ops/CpuOps.h"
 #include "ops/GemmEngine.h"
 #include "ops/ThreadPool.h"
+#include "ops/TransposedOperands.h"
 
 #include <algorithm>
 
@@ -40,7 +41,16 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
     return;
   }
   const GemmEngine &engine = activeGemmEngine();
-  const bool transA = trans_a != 0, transB = trans_b != 0;
+  const bool transA = trans_a != 0;
+  bool transB = trans_b != 0;
+  // A parameter read transposed (X · Wᵀ): its transposed copy, made once
+  // per pass (ops/TransposedOperands.h).
+  if (transB)
+    if (const float *copy = transposedOperand(b, ldb, n, k)) {
+      b = copy;
+      ldb = n;
+      transB = false;
+    }
   // A multiply-add counts as a fraction of a float moved by the other ops:
   // it is vectorized and its operands are reused from cache.
   constexpr int64_t kMultiplyAddsPerFloat = 16;

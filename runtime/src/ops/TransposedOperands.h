@@ -1,0 +1,45 @@
+//===- TransposedOperands.h - parameters kept transposed for one pass -----===//
+//
+// A forward product Y = X · Wᵀ reads the parameter W (rows = outputs) as
+// the transposed B operand of a GEMM. With the few rows of a task, the
+// engines then re-arrange all of W on every call (W is the larger operand
+// by far), and the product runs at a fraction of the peak: on an AVX-512
+// CPU with oneDNN, H = 512, 20 rows, 5H×H: ~20 GFLOP/s against ~108 for
+// the same product with Wᵀ stored (docs/performance.md, "Transposed
+// weights"). Parameters do not change during a pass, so the executor opens
+// a scope over the parameter buffer for each pass, and gemm multiplies by
+// a copy of Wᵀ made at W's first product in the scope and reused by every
+// later task.
+//
+// The cache belongs to the calling thread (a pass runs on one thread; the
+// kernel threads only run blocks of products). Its buffers are kept across
+// passes, so a training loop stops allocating after its first batch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CAVS_RUNTIME_OPS_TRANSPOSEDOPERANDS_H
+#define CAVS_RUNTIME_OPS_TRANSPOSEDOPERANDS_H
+
+#include <cstdint>
+
+namespace cavs::runtime::cpu {
+
+/// While alive, matrices in [begin, end) (the parameters) do not change, so
+/// transposedOperand may return copies of them; an empty range copies
+/// nothing. Scopes do not nest.
+class StableOperandScope {
+public:
+  StableOperandScope(const float *begin, const float *end);
+  ~StableOperandScope();
+  StableOperandScope(const StableOperandScope &) = delete;
+  StableOperandScope &operator=(const StableOperandScope &) = delete;
+};
+
+/// Bᵀ (`k` rows of `n` floats, leading dimension `n`) of the `n`×`k`
+/// matrix `b` (leading dimension `ldb`) when `b` lies in the current
+/// scope's range; null otherwise.
+const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
+                               int64_t k);
+
+} // namespace cavs::runtime::cpu
+
+#endif // CAVS_RUNTIME_OPS_TRANSPOSEDOPERANDS_H

@@ -1,0 +1,92 @@
+//===- TransposedOperandsTest.cpp - parameters kept transposed per pass ---===//
+//
+// Within a scope, gemm multiplies by a transposed copy of a B operand read
+// transposed from the scope's range (ops/TransposedOperands.h): the
+// products must equal those without the scope, follow new values in the
+// next scope, and keep apart matrices that start at the same float (a
+// pack and its first member).
+//
+//===----------------------------------------------------------------------===//
+#include "RandomFloats.h"
+#include "ops/CpuOps.h"
+#include "ops/TransposedOperands.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace cavs::test {
+namespace {
+
+using namespace cavs::runtime;
+
+/// Y[rows×n] = X[rows×k] · Wᵀ for W[n×k] at `w` (leading dimension k).
+std::vector<float> forwardProduct(const std::vector<float> &x, const float *w,
+                                  int64_t rows, int64_t n, int64_t k) {
+  std::vector<float> y(rows * n);
+  cpu::gemm(0, 1, rows, n, k, 1.0f, x.data(), k, w, k, 0.0f, y.data(), n);
+  return y;
+}
+
+void expectNear(const std::vector<float> &actual,
+                const std::vector<float> &expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], 1e-5f * (1.0f + std::fabs(expected[i])))
+        << "element " << i;
+}
+
+TEST(TransposedOperandsTest, OnlyMatricesInTheScopeAreCopied) {
+  std::vector<float> params(12), other(12);
+  EXPECT_EQ(cpu::transposedOperand(params.data(), 4, 3, 4), nullptr);
+  {
+    cpu::StableOperandScope scope(params.data(), params.data() + 12);
+    const float *copy = cpu::transposedOperand(params.data(), 4, 3, 4);
+    EXPECT_NE(copy, nullptr);
+    EXPECT_EQ(cpu::transposedOperand(params.data(), 4, 3, 4), copy);
+    EXPECT_EQ(cpu::transposedOperand(other.data(), 4, 3, 4), nullptr);
+  }
+  EXPECT_EQ(cpu::transposedOperand(params.data(), 4, 3, 4), nullptr);
+  cpu::StableOperandScope empty(nullptr, nullptr);
+  EXPECT_EQ(cpu::transposedOperand(params.data(), 4, 3, 4), nullptr);
+}
+
+TEST(TransposedOperandsTest, ProductsFollowTheValuesOfEachScope) {
+  std::mt19937 rng(7);
+  const int64_t rows = 5, n = 37, k = 19;
+  std::vector<float> x = randomFloats(rng, rows * k);
+  std::vector<float> params = randomFloats(rng, n * k + 3);
+  const float *w = params.data() + 3; // not at the start of the range
+  const std::vector<float> before = forwardProduct(x, w, rows, n, k);
+  {
+    cpu::StableOperandScope scope(params.data(),
+                                  params.data() + params.size());
+    expectNear(forwardProduct(x, w, rows, n, k), before);
+    expectNear(forwardProduct(x, w, rows, n, k), before);
+  }
+  // An optimizer step: new values in the same memory.
+  const std::vector<float> stepped = randomFloats(rng, params.size());
+  std::copy(stepped.begin(), stepped.end(), params.begin());
+  const std::vector<float> after = forwardProduct(x, w, rows, n, k);
+  cpu::StableOperandScope scope(params.data(), params.data() + params.size());
+  expectNear(forwardProduct(x, w, rows, n, k), after);
+}
+
+TEST(TransposedOperandsTest, AMatrixAndItsFirstRowsAreCopiedApart) {
+  std::mt19937 rng(11);
+  const int64_t rows = 3, k = 8;
+  std::vector<float> x = randomFloats(rng, rows * k);
+  std::vector<float> pack = randomFloats(rng, 6 * k); // members of 2 and 4 rows
+  const std::vector<float> whole = forwardProduct(x, pack.data(), rows, 6, k);
+  const std::vector<float> first = forwardProduct(x, pack.data(), rows, 2, k);
+  cpu::StableOperandScope scope(pack.data(), pack.data() + pack.size());
+  expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
+  expectNear(forwardProduct(x, pack.data(), rows, 2, k), first);
+  expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
+}
+
+} // namespace
+} // namespace cavs::test
