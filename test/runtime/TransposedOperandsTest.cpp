@@ -4,7 +4,7 @@
 // transposed from the scope's range (ops/TransposedOperands.h): the
 // products must equal those without the scope, follow new values in the
 // next scope, and keep apart matrices that start at the same float (a
-// pack and its first member).
+// pack and its first member); copies no longer read are freed.
 //
 //===----------------------------------------------------------------------===//
 #include "RandomFloats.h"
@@ -86,6 +86,30 @@ TEST(TransposedOperandsTest, AMatrixAndItsFirstRowsAreCopiedApart) {
   expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
   expectNear(forwardProduct(x, pack.data(), rows, 2, k), first);
   expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
+}
+
+TEST(TransposedOperandsTest, CopiesOfMatricesNoLongerReadAreFreed) {
+  std::vector<float> params(6 * 8);
+  auto pass = [&](bool readsTransposed) {
+    cpu::StableOperandScope scope(params.data(), params.data() + 48);
+    if (readsTransposed)
+      ASSERT_NE(cpu::transposedOperand(params.data(), 8, 6, 8), nullptr);
+  };
+  for (int idle = 0; idle < 5; ++idle) // frees the other tests' copies
+    pass(false);
+  EXPECT_EQ(cpu::transposedOperandFloats(), 0);
+  for (int step = 0; step < 10; ++step) {
+    pass(true);  // forward
+    pass(false); // backward
+    pass(false); // an evaluation pass of another model
+    EXPECT_EQ(cpu::transposedOperandFloats(), 48);
+  }
+  // Unused since its forward pass: kept for four scopes, freed at the fifth.
+  pass(false);
+  pass(false);
+  EXPECT_EQ(cpu::transposedOperandFloats(), 48);
+  pass(false);
+  EXPECT_EQ(cpu::transposedOperandFloats(), 0);
 }
 
 } // namespace

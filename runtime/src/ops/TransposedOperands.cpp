@@ -16,9 +16,15 @@ namespace cavs::runtime::cpu {
 
 namespace {
 
+/// Scopes a copy may go unused before it is freed: a training step's
+/// backward pass and evaluation passes between two forward passes keep
+/// their copies; another model's are freed.
+constexpr int kIdleScopesKept = 4;
+
 struct Copy {
   std::vector<float> values;
-  bool current = false;
+  bool current = false; // made in the current scope
+  int idleScopes = 0;   // scopes begun since it was last used
 };
 
 struct Cache {
@@ -33,8 +39,17 @@ thread_local Cache cache;
 StableOperandScope::StableOperandScope(const float *begin, const float *end) {
   cache.begin = begin;
   cache.end = end;
-  for (auto &entry : cache.copies)
-    entry.second.current = false;
+  // Copies unused for a while (another model's, or a parameter no longer
+  // read transposed) are freed; the others' memory is reused.
+  for (auto it = cache.copies.begin(); it != cache.copies.end();) {
+    Copy &copy = it->second;
+    if (++copy.idleScopes > kIdleScopesKept) {
+      it = cache.copies.erase(it);
+      continue;
+    }
+    copy.current = false;
+    ++it;
+  }
 }
 
 StableOperandScope::~StableOperandScope() {
@@ -52,7 +67,15 @@ const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
                     copy.values.data(), n);
     copy.current = true;
   }
+  copy.idleScopes = 0;
   return copy.values.data();
+}
+
+int64_t transposedOperandFloats() {
+  int64_t floats = 0;
+  for (const auto &entry : cache.copies)
+    floats += static_cast<int64_t>(entry.second.values.size());
+  return floats;
 }
 
 } // namespace cavs::runtime::cpu

@@ -40,6 +40,10 @@ public:
 const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
                                int64_t k);
 
+/// Floats held by the calling thread's copies. A copy unused in more than
+/// four scopes in a row (another model's) is freed when a scope begins.
+int64_t transposedOperandFloats();
+
 } // namespace cavs::runtime::cpu
 
 #endif // CAVS_RUNTIME_OPS_TRANSPOSEDOPERANDS_H
