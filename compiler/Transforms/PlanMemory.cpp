@@ -162,9 +162,12 @@ int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
 /// a copy whose source is its destination). In the N-ary Tree-LSTM's ∂F the
 /// packed gates' gradient (640 floats per vertex, the weight gradient's
 /// operand) was a copy of five kernel results. Inner concats come first in
-/// a block, so a chain of them ends in the outermost one's slot.
+/// a block, so a chain of them ends in the outermost one's slot; values are
+/// redirected once at the end, which keeps the planning near-linear.
 void Planner::placeConcatInputs(std::vector<Interval> &owners,
                                 OwnerMap &ownerOf) {
+  // Per owner: the owner it was placed in and its first column there.
+  std::vector<std::pair<unsigned, int64_t>> placedIn(owners.size());
   auto writesInPlace = [&](Value input, Block *block) {
     Operation *definer = input.getDefiningOp();
     if (!definer || definer->getBlock() != block ||
@@ -185,9 +188,7 @@ void Planner::placeConcatInputs(std::vector<Interval> &owners,
       for (Value input : concat.getInputs()) {
         if (writesInPlace(input, block)) {
           unsigned source = ownerOf.lookup(input).first;
-          for (auto &[value, where] : ownerOf)
-            if (where.first == source)
-              where = {target, column + where.second};
+          placedIn[source] = {target, column};
           Interval &from = owners[source], &to = owners[target];
           if (from.start < to.start) {
             to.start = from.start;
@@ -199,6 +200,20 @@ void Planner::placeConcatInputs(std::vector<Interval> &owners,
       }
     }
   }
+  // A concat's owner comes after its inputs' (same block, block order), so
+  // from the last owner back each placement can point at its chain's end.
+  for (unsigned owner = owners.size(); owner-- > 0;)
+    if (owners[owner].placed) {
+      auto &[target, column] = placedIn[owner];
+      if (owners[target].placed)
+        placedIn[owner] = {placedIn[target].first,
+                           placedIn[target].second + column};
+    }
+  for (auto &[value, where] : ownerOf)
+    if (owners[where.first].placed) {
+      auto [target, column] = placedIn[where.first];
+      where = {target, column + where.second};
+    }
 }
 
 LogicalResult Planner::run() {

@@ -23,8 +23,9 @@ constexpr int kIdleScopesKept = 4;
 
 struct Copy {
   std::vector<float> values;
-  bool current = false; // made in the current scope
-  int idleScopes = 0;   // scopes begun since it was last used
+  /// Scopes begun since it was made or last used: 0 means made in the
+  /// current scope; a new entry has no values yet.
+  int idleScopes = 1;
 };
 
 struct Cache {
@@ -42,13 +43,10 @@ StableOperandScope::StableOperandScope(const float *begin, const float *end) {
   // Copies unused for a while (another model's, or a parameter no longer
   // read transposed) are freed; the others' memory is reused.
   for (auto it = cache.copies.begin(); it != cache.copies.end();) {
-    Copy &copy = it->second;
-    if (++copy.idleScopes > kIdleScopesKept) {
+    if (++it->second.idleScopes > kIdleScopesKept)
       it = cache.copies.erase(it);
-      continue;
-    }
-    copy.current = false;
-    ++it;
+    else
+      ++it;
   }
 }
 
@@ -61,13 +59,12 @@ const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
   if (b < cache.begin || b >= cache.end)
     return nullptr;
   Copy &copy = cache.copies[{b, ldb, n, k}];
-  if (!copy.current) {
+  if (copy.idleScopes != 0) {
     copy.values.resize(static_cast<size_t>(n * k));
     cblas_somatcopy(CblasRowMajor, CblasTrans, n, k, 1.0f, b, ldb,
                     copy.values.data(), n);
-    copy.current = true;
+    copy.idleScopes = 0;
   }
-  copy.idleScopes = 0;
   return copy.values.data();
 }
 
