@@ -24,27 +24,34 @@ BatchingKind kindOf(Operation *op) {
   return kind ? kind.getValue() : BatchingKind::lazy;
 }
 
-/// Moves eager elementwise ops whose users all run in the body into the
-/// body. Batching them over every vertex gains nothing: no product gets
-/// larger, and the body's kernel would compute them in the pass it makes
-/// anyway. Left eager, each is a pass of its own over the whole arena and
-/// its result an arena column written there and read back in the body (in
-/// the N-ary Tree-LSTM's ∂F: the six gate derivatives, 768 floats per
-/// vertex). Users first, so a chain of them moves together.
-void sinkEagerElementwiseIntoBody(Block &block) {
+/// Moves each eager elementwise op whose users all run later (in the body
+/// or the lazy phase) into the earliest of those phases. Batching it over
+/// every vertex gains nothing: no product gets larger, and the later
+/// phase's kernel computes it in the pass it makes anyway. Left eager, each
+/// is a pass of its own over the whole arena and its result an arena column
+/// written there and read back later (in the N-ary Tree-LSTM's ∂F: the six
+/// gate derivatives of an inner vertex, used in the body, 768 floats per
+/// vertex, and the four of a leaf, used in the lazy phase). Users first, so
+/// a chain of them moves together.
+void sinkEagerElementwise(Block &block) {
   MLIRContext *context = block.getParentOp()->getContext();
   for (Operation &op : llvm::reverse(block)) {
     if (op.getNumRegions() != 0 || !isFusible(&op) ||
         kindOf(&op) != BatchingKind::eager || op.use_empty())
       continue;
-    bool onlyBody = llvm::all_of(op.getUsers(), [&](Operation *user) {
+    BatchingKind earliest = BatchingKind::lazy;
+    bool movable = llvm::all_of(op.getUsers(), [&](Operation *user) {
       Operation *ancestor = block.findAncestorOpInBlock(*user);
-      return ancestor && ancestor->getNumRegions() == 0 &&
-             kindOf(ancestor) == BatchingKind::body;
+      if (!ancestor || ancestor->getNumRegions() != 0)
+        return false;
+      BatchingKind kind = kindOf(ancestor);
+      if (kind == BatchingKind::body)
+        earliest = BatchingKind::body;
+      return kind != BatchingKind::eager;
     });
-    if (onlyBody)
+    if (movable)
       op.setAttr(CavsDialect::kBatchingAttrName,
-                 BatchingKindAttr::get(context, BatchingKind::body));
+                 BatchingKindAttr::get(context, earliest));
   }
 }
 
@@ -83,7 +90,7 @@ void classifyBlock(Block &block, bool lazyBatching) {
                BatchingKindAttr::get(context, kind));
   }
   if (lazyBatching)
-    sinkEagerElementwiseIntoBody(block);
+    sinkEagerElementwise(block);
 }
 
 struct ClassifyPass : public cavs::impl::CavsClassifyBase<ClassifyPass> {

@@ -140,3 +140,35 @@ cavs.model @sink state tensor<4xf32> {
     }
   }
 }
+
+// -----
+
+// One whose users all run in the lazy phase moves into the lazy phase (a
+// leaf's gate derivatives, used by its lazy parameter gradients); one used
+// in the body and the lazy phase moves into the body, the earlier.
+// CHECK-LABEL: cavs.model @sink_lazy
+// CHECK:      cavs.param_ref @b {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.tanh {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.exp {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.sigmoid {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.gather 0 {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.mul {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.scatter {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.add {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.add {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.push "y", {{.*}} {cavs.batching = #cavs.batching<lazy>}
+cavs.model @sink_lazy state tensor<4xf32> {
+  cavs.param @b : tensor<4xf32> init zeros
+  cavs.vertex @v arity 1 pulls {} pushes {y = tensor<4xf32>} {
+    %b = cavs.param_ref @b : tensor<4xf32>
+    %t = cavs.tanh %b : tensor<4xf32>
+    %e = cavs.exp %t : tensor<4xf32>
+    %g = cavs.sigmoid %b : tensor<4xf32>
+    %s = cavs.gather 0 : tensor<4xf32>
+    %h = cavs.mul %s, %g : tensor<4xf32>
+    cavs.scatter %h : tensor<4xf32>
+    %y0 = cavs.add %h, %e : tensor<4xf32>
+    %y = cavs.add %y0, %g : tensor<4xf32>
+    cavs.push "y", %y : tensor<4xf32>
+  }
+}
