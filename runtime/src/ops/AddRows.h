@@ -17,21 +17,18 @@
 
 namespace cavs::runtime::cpu {
 
+/// addRowsInto over the columns [first, last) (support/CpuDispatch.h).
+void addRowsInColumns(int64_t rows, const int32_t *ids, int64_t id_stride,
+                      const float *src, int64_t ld, float *dst, int64_t width,
+                      int64_t first, int64_t last);
+
 /// dst row ids[r * id_stride] += src row r (`width` floats; dst's ld is
 /// width) for r < rows, skipping negative ids.
 inline void addRowsInto(int64_t rows, const int32_t *ids, int64_t id_stride,
                         const float *src, int64_t ld, float *dst,
                         int64_t width) {
   parallelColumns(width, 3 * rows * width, [&](int64_t first, int64_t last) {
-    for (int64_t r = 0; r < rows; ++r) {
-      const int32_t id = ids[r * id_stride];
-      if (id < 0)
-        continue;
-      const float *in = src + r * ld;
-      float *out = dst + int64_t(id) * width;
-      for (int64_t c = first; c < last; ++c)
-        out[c] += in[c];
-    }
+    addRowsInColumns(rows, ids, id_stride, src, ld, dst, width, first, last);
   });
 }
 

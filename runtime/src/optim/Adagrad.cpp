@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 #include "optim/UpdateRules.h"
 
+#include "support/CpuDispatch.h"
+
 #include <cmath>
 
 namespace cavs::runtime {
 
+CAVS_CPU_DISPATCH
 void adagradUpdate(const cavs_optimizer_options &options,
                    const UpdateArgs &args,
                    const std::vector<ElementRange> &ranges) {

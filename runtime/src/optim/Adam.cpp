@@ -10,10 +10,13 @@
 //===----------------------------------------------------------------------===//
 #include "optim/UpdateRules.h"
 
+#include "support/CpuDispatch.h"
+
 #include <cmath>
 
 namespace cavs::runtime {
 
+CAVS_CPU_DISPATCH
 void adamUpdate(const cavs_optimizer_options &options, const UpdateArgs &args,
                 const std::vector<ElementRange> &ranges) {
   const double t = static_cast<double>(args.step);

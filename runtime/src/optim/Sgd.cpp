@@ -9,8 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "optim/UpdateRules.h"
 
+#include "support/CpuDispatch.h"
+
 namespace cavs::runtime {
 
+CAVS_CPU_DISPATCH
 void sgdUpdate(const cavs_optimizer_options &options, const UpdateArgs &args,
                const std::vector<ElementRange> &ranges) {
   const float lr = static_cast<float>(options.learning_rate);
