@@ -57,6 +57,50 @@ bool isSplatConstant(Value value) {
   return dense && dense.isSplat();
 }
 
+/// Rewrites split(e(x, y, ...)) as e(split(x)#k, split(y)#k, ...) for each
+/// part k when the elementwise op e has no other user and the split's
+/// batching class: the parts then fuse with the ops that use them (the
+/// gates of `split(W @ x + b, 3)`, in a cell's kernel) rather than the
+/// whole being a kernel of its own, whose result, written per vertex and
+/// read back, the split only views. Scalar operands stay whole; the new
+/// splits of full-width operands are views too (of a product's result, a
+/// parameter, a gathered state) or take the same rewrite (an add of an add).
+void splitElementwiseOperands(Block &block) {
+  SmallVector<SplitOp> worklist(block.getOps<SplitOp>());
+  while (!worklist.empty()) {
+    SplitOp split = worklist.pop_back_val();
+    Operation *whole = split.getInput().getDefiningOp();
+    if (!whole || whole->getBlock() != &block || !isFusible(whole) ||
+        isReduction(whole) || whole->getNumResults() != 1 ||
+        !whole->hasOneUse() ||
+        whole->getAttr(CavsDialect::kBatchingAttrName) !=
+            split->getAttr(CavsDialect::kBatchingAttrName))
+      continue;
+    OpBuilder builder(split);
+    Type wholeType = whole->getResult(0).getType();
+    llvm::SmallDenseMap<Value, SplitOp> splitOf;
+    for (Value operand : whole->getOperands()) {
+      if (operand.getType() != wholeType || splitOf.count(operand))
+        continue;
+      auto parts = builder.create<SplitOp>(split.getLoc(),
+                                           split.getResultTypes(), operand);
+      parts->setAttrs(split->getAttrs());
+      splitOf[operand] = parts;
+      worklist.push_back(parts);
+    }
+    for (auto [k, result] : llvm::enumerate(split.getResults())) {
+      IRMapping parts;
+      for (auto [operand, operandParts] : splitOf)
+        parts.map(operand, operandParts.getResult(k));
+      Operation *part = builder.clone(*whole, parts);
+      part->getResult(0).setType(result.getType());
+      result.replaceAllUsesWith(part->getResult(0));
+    }
+    split.erase();
+    whole->erase();
+  }
+}
+
 /// Fuses the elementwise ops of one block (F's body or ∂F's region).
 class BlockFuser {
 public:
@@ -165,6 +209,8 @@ void BlockFuser::tryMerge(Operation *producer, Operation *consumer) {
 }
 
 void BlockFuser::run() {
+  if (merge)
+    splitElementwiseOperands(block);
   for (Operation &op : block)
     position[&op] = position.size();
   for (Operation &op : block) {

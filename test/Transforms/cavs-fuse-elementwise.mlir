@@ -174,3 +174,56 @@ cavs.model @direct {
     cavs.push "p", %p : tensor<4xf32>
   }
 }
+
+// -----
+
+// A split of an elementwise op used by nothing else splits its operands
+// instead, down the chain (an add of an add): the parts' adds join the
+// kernel that uses the parts, reading the product's result, a broadcast
+// parameter and a gathered state in parts, and no kernel computes the
+// whole. A scalar operand stays whole; an op with another user is kept.
+// CHECK-LABEL: cavs.model @split_operands
+// CHECK:      %[[B:.*]] = cavs.param_ref @b
+// CHECK:      %[[G:.*]] = cavs.gather 0
+// CHECK:      %[[P:.*]] = cavs.matmul
+// CHECK-NEXT: %[[PP:.*]]:2 = cavs.split %[[P]] {cavs.batching = #cavs.batching<body>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+// CHECK-NEXT: %[[BP:.*]]:2 = cavs.split %[[B]] {cavs.batching = #cavs.batching<body>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+// CHECK-NEXT: %[[GP:.*]]:2 = cavs.split %[[G]] {cavs.batching = #cavs.batching<body>} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+// CHECK-NEXT: %[[F:.*]] = cavs.fused(%[[PP]]#0, %[[BP]]#0, %[[PP]]#1, %[[BP]]#1, %[[GP]]#0, %[[GP]]#1) {cavs.batching = #cavs.batching<body>} : ({{.*}}) -> tensor<2xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   cavs.constant
+// CHECK-NEXT:   cavs.add
+// CHECK-NEXT:   cavs.add
+// CHECK-NEXT:   cavs.add
+// CHECK-NEXT:   cavs.add
+// CHECK-NEXT:   cavs.mul
+// CHECK-NEXT:   cavs.mul
+// CHECK-NEXT:   cavs.tanh
+// CHECK-NEXT:   cavs.mul
+// CHECK-NEXT:   cavs.yield
+// CHECK:      cavs.concat %[[F]], %[[F]]
+// CHECK:      %[[O:.*]] = cavs.fused({{.*}}) {cavs.batching = #cavs.batching<lazy>} : ({{.*}}) -> tensor<4xf32>
+// CHECK:      cavs.split %[[O]] {{.*}} : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+cavs.model @split_operands state tensor<4xf32> {
+  cavs.param @W : tensor<4x2xf32> init xavier
+  cavs.param @b : tensor<4xf32> init zeros
+  cavs.vertex @v arity 1 pulls {} pushes {y = tensor<4xf32>} {
+    %W = cavs.param_ref @W : tensor<4x2xf32>
+    %b = cavs.param_ref @b : tensor<4xf32>
+    %two = cavs.constant dense<2.0> : tensor<f32>
+    %g = cavs.gather 0 : tensor<4xf32>
+    %h:2 = cavs.split %g : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    %p = cavs.matmul %W, %h#1 : tensor<4x2xf32>, tensor<2xf32> -> tensor<4xf32>
+    %s = cavs.add %p, %b : tensor<4xf32>
+    %t = cavs.add %s, %g : tensor<4xf32>
+    %u = cavs.mul %two, %t : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
+    %i, %j = cavs.split %u : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    %k = cavs.tanh %j : tensor<2xf32>
+    %n = cavs.mul %i, %k : tensor<2xf32>
+    %c = cavs.concat %n, %n : tensor<2xf32>, tensor<2xf32> -> tensor<4xf32>
+    cavs.scatter %c : tensor<4xf32>
+    %o = cavs.add %p, %g : tensor<4xf32>
+    %q, %r = cavs.split %o : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    cavs.push "y", %o : tensor<4xf32>
+  }
+}
