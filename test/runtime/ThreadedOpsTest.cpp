@@ -250,9 +250,10 @@ TEST(ThreadedOpsTest, GemmSplitsIntoBlocksOfC) {
     ASSERT_TRUE(cpu::selectGemmEngine(engine->name).ok());
     // OpenBLAS's kernels take other code paths for other block shapes
     // (Haswell's and Zen's, which $OPENBLAS_CORETYPE=Haswell selects, change
-    // the last bits of a product's rows unless a block starts at a multiple
-    // of 12 rows; SkylakeX's for blocks under 13 rows): with it a product
-    // agrees across thread counts within rounding only (docs/runtime.md).
+    // the last bits of a product unless a block of rows starts at a multiple
+    // of 12 rows, and for any cut of the columns; SkylakeX's for blocks of a
+    // few rows): with it a product agrees across thread counts within
+    // rounding only (docs/runtime.md).
     const float tolerance = engine->name == std::string("openblas") ? 1e-5f : 0.0f;
     // More rows than columns (blocks of rows) and fewer (of columns), in
     // the three uses of ops.def and with both operands transposed.
