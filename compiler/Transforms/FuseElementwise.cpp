@@ -74,7 +74,8 @@ void splitElementwiseOperands(Block &block) {
         isReduction(whole) || whole->getNumResults() != 1 ||
         !whole->hasOneUse() ||
         whole->getAttr(CavsDialect::kBatchingAttrName) !=
-            split->getAttr(CavsDialect::kBatchingAttrName))
+            split->getAttr(CavsDialect::kBatchingAttrName) ||
+        split->use_empty())
       continue;
     OpBuilder builder(split);
     Type wholeType = whole->getResult(0).getType();
@@ -89,6 +90,9 @@ void splitElementwiseOperands(Block &block) {
       worklist.push_back(parts);
     }
     for (auto [k, result] : llvm::enumerate(split.getResults())) {
+      // An unused part computes nothing (a kernel must have a result).
+      if (result.use_empty())
+        continue;
       IRMapping parts;
       for (auto [operand, operandParts] : splitOf)
         parts.map(operand, operandParts.getResult(k));

@@ -227,3 +227,25 @@ cavs.model @split_operands state tensor<4xf32> {
     cavs.push "y", %o : tensor<4xf32>
   }
 }
+
+// -----
+
+// A part nothing uses is not computed: the kernel has the used part only
+// (a kernel without a result would not verify).
+// CHECK-LABEL: cavs.model @split_unused_part
+// CHECK:      %[[X:.*]]:2 = cavs.split
+// CHECK-NEXT: %[[F:.*]] = cavs.fused(%[[X]]#1) {cavs.batching = #cavs.batching<eager>} : (tensor<2xf32>) -> tensor<2xf32> {
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   cavs.tanh
+// CHECK-NEXT:   cavs.sigmoid
+// CHECK-NEXT:   cavs.yield
+// CHECK:      cavs.push "y", %[[F]]
+cavs.model @split_unused_part {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {y = tensor<2xf32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %t = cavs.tanh %x : tensor<4xf32>
+    %i, %j = cavs.split %t : tensor<4xf32> -> tensor<2xf32>, tensor<2xf32>
+    %y = cavs.sigmoid %j : tensor<2xf32>
+    cavs.push "y", %y : tensor<2xf32>
+  }
+}
