@@ -58,8 +58,8 @@ bool isSplatConstant(Value value) {
 }
 
 /// Rewrites split(e(x, y, ...)) as e(split(x)#k, split(y)#k, ...) for each
-/// part k when the elementwise op e has no other user and the split's
-/// batching class: the parts then fuse with the ops that use them (the
+/// used part k when the elementwise op e has no other user and shares the
+/// split's batching class: the parts then fuse with the ops that use them (the
 /// gates of `split(W @ x + b, 3)`, in a cell's kernel) rather than the
 /// whole being a kernel of its own, whose result, written per vertex and
 /// read back, the split only views. Scalar operands stay whole; the new

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/AddRows.h"
-#include "support/CpuDispatch.h"
 #include "ops/CpuOps.h"
 #include "ops/ThreadPool.h"
+#include "support/CpuDispatch.h"
 
 #include <algorithm>
 #include <cstring>

@@ -11,8 +11,8 @@
 // that the baseline rounds twice: every copy computes the same bits.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_OPS_CPUDISPATCH_H
-#define CAVS_RUNTIME_OPS_CPUDISPATCH_H
+#ifndef CAVS_RUNTIME_SUPPORT_CPUDISPATCH_H
+#define CAVS_RUNTIME_SUPPORT_CPUDISPATCH_H
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CAVS_CPU_DISPATCH                                                      \
@@ -22,4 +22,4 @@
 #define CAVS_CPU_DISPATCH
 #endif
 
-#endif // CAVS_RUNTIME_OPS_CPUDISPATCH_H
+#endif // CAVS_RUNTIME_SUPPORT_CPUDISPATCH_H
