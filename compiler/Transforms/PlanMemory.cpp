@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <map>
@@ -104,6 +105,11 @@ LogicalResult Planner::order() {
   return success();
 }
 
+/// A slot of whole cache lines (16 floats, one AVX-512 register) starts on
+/// one; other sizes pack anywhere, as padding them would cost more memory
+/// traffic than aligning saves.
+static int64_t alignmentOf(int64_t size) { return size % 16 == 0 ? 16 : 1; }
+
 int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
   llvm::stable_sort(
       intervals, [](Interval *a, Interval *b) { return a->start < b->start; });
@@ -133,7 +139,7 @@ int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
       }
     }
   };
-  int64_t width = 0;
+  int64_t width = 0, widthAlign = 1;
   for (Interval *interval : intervals) {
     while (!live.empty() && live.top()->end < interval->start) {
       release(live.top());
@@ -142,18 +148,29 @@ int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
     interval->offset = 0;
     if (interval->size == 0)
       continue;
-    auto gap = llvm::find_if(
-        gaps, [&](const auto &gap) { return gap.second >= interval->size; });
-    auto [offset, length] = *gap;
+    const int64_t align = alignmentOf(interval->size);
+    auto fits = [&](const std::pair<const int64_t, int64_t> &gap) {
+      return gap.second == kUnbounded ||
+             llvm::alignTo(gap.first, align) + interval->size <=
+                 gap.first + gap.second;
+    };
+    auto gap = llvm::find_if(gaps, fits);
+    auto [start, length] = *gap;
     gaps.erase(gap);
-    if (length != interval->size)
-      gaps.emplace(offset + interval->size,
-                   length == kUnbounded ? kUnbounded : length - interval->size);
+    const int64_t offset = llvm::alignTo(start, align);
+    if (offset != start)
+      gaps.emplace(start, offset - start);
+    const int64_t end = offset + interval->size;
+    if (length == kUnbounded)
+      gaps.emplace(end, kUnbounded);
+    else if (start + length != end)
+      gaps.emplace(end, start + length - end);
     interval->offset = offset;
-    width = std::max(width, offset + interval->size);
+    width = std::max(width, end);
+    widthAlign = std::max(widthAlign, align);
     live.push(interval);
   }
-  return width;
+  return llvm::alignTo(width, widthAlign);
 }
 
 /// Gives an input of a concat its columns of the concat's slot when an op

@@ -110,3 +110,29 @@ cavs.model @concat_in_place state tensor<4xf32> {
     cavs.push "y", %abs {cavs.batching = #cavs.batching<body>} : tensor<6xf32>
   }
 }
+
+// -----
+
+// A slot of whole cache lines (16 floats) starts on one, so the kernels'
+// vector loads and stores over it do not straddle two lines: t skips the
+// columns after x, and a slot of another size (z) packs into the gap left.
+// The arena's width is then a multiple of 16 too, so every row's slots
+// stay aligned.
+// CHECK-LABEL: cavs.model @aligned
+// CHECK:      attributes {cavs.arena_floats = 48 : i64, cavs.scratch_floats = 32 : i64}
+// CHECK:      cavs.pull "x" {{{.*}}cavs.slots = [#cavs.slot<arena, 0, 3>]}
+// CHECK-NEXT: cavs.gather 0 {{{.*}}cavs.slots = [#cavs.slot<scratch, 0, 32>]}
+// CHECK-NEXT: cavs.tanh {{.*}}cavs.slots = [#cavs.slot<arena, 16, 32>]}
+// CHECK-NEXT: cavs.scatter
+// CHECK-NEXT: cavs.tanh {{.*}}cavs.slots = [#cavs.slot<arena, 3, 3>]}
+cavs.model @aligned state tensor<32xf32> {
+  cavs.vertex @v arity 1 pulls {x = tensor<3xf32>} pushes {t = tensor<32xf32>, z = tensor<3xf32>} {
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<32xf32>
+    %t = cavs.tanh %s {cavs.batching = #cavs.batching<body>} : tensor<32xf32>
+    cavs.scatter %t {cavs.batching = #cavs.batching<body>} : tensor<32xf32>
+    %z = cavs.tanh %x {cavs.batching = #cavs.batching<lazy>} : tensor<3xf32>
+    cavs.push "t", %t {cavs.batching = #cavs.batching<lazy>} : tensor<32xf32>
+    cavs.push "z", %z {cavs.batching = #cavs.batching<lazy>} : tensor<3xf32>
+  }
+}
