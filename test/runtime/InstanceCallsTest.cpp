@@ -35,7 +35,8 @@ constexpr int64_t kInferArena[] = {2, 4, 1};
 constexpr int64_t kScratch[] = {0, 7, 1};
 
 std::vector<Record> records;
-/// Whether the node's forward lazy phase writes its output z.
+/// Whether the forward phases write the outputs: y (pushed by the leaf
+/// and the node, in their eager phases) and z (the node's, lazy).
 bool writeOutputs = true;
 
 /// A copy of `count` ints at `data`.
@@ -59,6 +60,9 @@ template <int F, int Phase, bool Infer> cavs_status record(const cavs_call *c) {
   r.arenaZero = std::all_of(c->arena, c->arena + c->rows * arena,
                             [](float v) { return v == 0.0f; });
   records.push_back(std::move(r));
+  if (Phase == CAVS_PHASE_FORWARD_EAGER && F < 2 && writeOutputs)
+    for (int64_t i = 0; i < c->rows; ++i)
+      c->pushes[0][c->vertices[i]] = 5.0f;
   if (Phase == CAVS_PHASE_FORWARD_LAZY && F == 1 && writeOutputs)
     for (int64_t i = 0; i < c->rows; ++i)
       c->pushes[1][c->vertices[i] * 4] = 7.0f;
@@ -317,9 +321,13 @@ TEST_F(InstanceCalls, InferModeUsesTheInferProgramAndClearsOutputs) {
     if (i >= 2 && i < 2 + tasks.size())
       checkTaskCall(records[i], tasks[i - 2], schedule, arenas, true);
   }
-  // The outputs were zeroed, and nothing wrote them this time.
+  // z, which the leaves do not push, was zeroed, and nothing wrote it this
+  // time. y, which every vertex's function pushes, was not cleared first
+  // (a pass writes all its rows), so the probes left the last pass's values.
   const float *z = cavs_model_output(model, "z", nullptr);
   EXPECT_TRUE(std::all_of(z, z + 4 * n, [](float v) { return v == 0.0f; }));
+  const float *y = cavs_model_output(model, "y", nullptr);
+  EXPECT_TRUE(std::all_of(y, y + n, [](float v) { return v == 5.0f; }));
 }
 
 } // namespace

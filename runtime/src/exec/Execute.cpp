@@ -97,8 +97,25 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
         std::max(scratchFloats,
                  task.count * program.functions[task.type].scratch_floats);
   scratch_.reserve(scratchFloats);
-  for (size_t o = 0; o < outputs_.size(); ++o)
-    outputs_[o].values.reserveZeroed(n * interface_.outputs[o].width);
+  // An output's rows are zeros where no function pushes it; where every
+  // vertex's function does, the forward pass writes every row.
+  std::vector<bool> everyVertexPushes(outputs_.size(), true);
+  for (int32_t f = 0; f < program.num_functions; ++f) {
+    if (schedule_.typeRowOffsets[f + 1] == schedule_.typeRowOffsets[f])
+      continue;
+    std::vector<bool> pushes(outputs_.size(), false);
+    for (int32_t output : interface_.pushOutputs[f])
+      pushes[output] = true;
+    for (size_t o = 0; o < outputs_.size(); ++o)
+      everyVertexPushes[o] = everyVertexPushes[o] && pushes[o];
+  }
+  for (size_t o = 0; o < outputs_.size(); ++o) {
+    const int64_t floats = n * interface_.outputs[o].width;
+    if (everyVertexPushes[o])
+      outputs_[o].values.reserve(floats);
+    else
+      outputs_[o].values.reserveZeroed(floats);
+  }
 
   for (int32_t f = 0; f < program.num_functions; ++f) {
     const cavs_function_desc &fn = program.functions[f];
