@@ -10,7 +10,7 @@
 // /sys/kernel/mm/transparent_hugepage/enabled = madvise): the passes stride
 // through arenas a vertex row (tens of KiB) at a time and the GEMMs read the
 // parameters and gradients whole, so with 4 KiB pages nearly every row is a
-// TLB miss. The shipped Tree-LSTM at H = 512 trains 1-4 % faster so
+// TLB miss. The shipped Tree-LSTM at H = 512 trains 2-6 % faster so
 // (docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
