@@ -32,6 +32,13 @@ string(JSON count LENGTH "${json}" benchmarks)
 if(NOT count EQUAL 2)
   message(FATAL_ERROR "expected 2 benchmarks in smoke.json, found ${count}")
 endif()
+# The context records the machine, the huge page mode among it.
+string(JSON huge_pages ERROR_VARIABLE missing
+       GET "${json}" context transparent_hugepages)
+if(missing OR NOT huge_pages MATCHES "^(always|madvise|never|absent)$")
+  message(FATAL_ERROR "smoke.json: no transparent_hugepages context: "
+                      "'${huge_pages}' ${missing}")
+endif()
 foreach(i 0 1)
   string(JSON rate ERROR_VARIABLE missing
          GET "${json}" benchmarks ${i} samples/s)

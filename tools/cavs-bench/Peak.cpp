@@ -74,14 +74,27 @@ std::vector<SgemmPeak> measureSgemmPeaks(const std::vector<int32_t> &threads) {
   return peaks;
 }
 
+std::string hugePageMode() {
+  std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(enabled, modes);
+  const size_t open = modes.find('['), close = modes.find(']');
+  if (open == modes.npos || close == modes.npos || close < open)
+    return "absent";
+  return modes.substr(open + 1, close - open - 1);
+}
+
 void reportMachine(const std::vector<SgemmPeak> &peaks) {
   const std::string engine = cavs_gemm_engine(), kernel = cavs_gemm_kernel();
-  std::printf("machine: %s, %u hardware threads; GEMM engine %s (%s)\n",
+  const std::string hugePages = hugePageMode();
+  std::printf("machine: %s, %u hardware threads; GEMM engine %s (%s); "
+              "transparent huge pages: %s\n",
               cpuModel().c_str(), std::thread::hardware_concurrency(),
-              engine.c_str(), kernel.c_str());
+              engine.c_str(), kernel.c_str(), hugePages.c_str());
   benchmark::AddCustomContext("cpu_model", cpuModel());
   benchmark::AddCustomContext("gemm_engine", engine);
   benchmark::AddCustomContext("gemm_kernel", kernel);
+  benchmark::AddCustomContext("transparent_hugepages", hugePages);
   for (const SgemmPeak &peak : peaks) {
     std::printf("sgemm, %d thread%s, %s (%s): 512x512x512 %.1f GFLOP/s, "
                 "64x512x512 %.1f GFLOP/s\n",

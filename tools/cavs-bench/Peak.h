@@ -31,6 +31,11 @@ struct SgemmPeak {
 /// The CPU model name from /proc/cpuinfo ("unknown" elsewhere).
 std::string cpuModel();
 
+/// The kernel's transparent huge page mode (always, madvise or never;
+/// "absent" without them): the runtime's large arrays are in huge pages
+/// unless it is never (params/AlignedBuffer.h), which moves the figures.
+std::string hugePageMode();
+
 /// Times sgemm on each engine with each thread count (set through
 /// cavs_set_num_threads); takes about 1.5 s per engine and count. The
 /// active engine is left as it was.
