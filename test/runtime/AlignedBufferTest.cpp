@@ -37,8 +37,7 @@ std::string mappingFlags(uintptr_t at) {
     uintptr_t begin = 0, end = 0;
     char dash = 0;
     std::istringstream range(line);
-    if (range >> std::hex >> begin >> dash >> end && dash == '-' &&
-        line.find(':') > line.find(' ')) {
+    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
       inside = begin <= at && at < end;
       continue;
     }

@@ -99,19 +99,18 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
   scratch_.reserve(scratchFloats);
   // An output's rows are zeros where no function pushes it; where every
   // vertex's function does, the forward pass writes every row.
-  std::vector<bool> everyVertexPushes(outputs_.size(), true);
-  for (int32_t f = 0; f < program.num_functions; ++f) {
-    if (schedule_.typeRowOffsets[f + 1] == schedule_.typeRowOffsets[f])
-      continue;
-    std::vector<bool> pushes(outputs_.size(), false);
-    for (int32_t output : interface_.pushOutputs[f])
-      pushes[output] = true;
-    for (size_t o = 0; o < outputs_.size(); ++o)
-      everyVertexPushes[o] = everyVertexPushes[o] && pushes[o];
-  }
+  auto everyVertexPushes = [&](int32_t output) {
+    for (int32_t f = 0; f < program.num_functions; ++f) {
+      const std::vector<int32_t> &pushes = interface_.pushOutputs[f];
+      if (schedule_.typeRowOffsets[f + 1] > schedule_.typeRowOffsets[f] &&
+          std::find(pushes.begin(), pushes.end(), output) == pushes.end())
+        return false;
+    }
+    return true;
+  };
   for (size_t o = 0; o < outputs_.size(); ++o) {
     const int64_t floats = n * interface_.outputs[o].width;
-    if (everyVertexPushes[o])
+    if (everyVertexPushes(static_cast<int32_t>(o)))
       outputs_[o].values.reserve(floats);
     else
       outputs_[o].values.reserveZeroed(floats);
