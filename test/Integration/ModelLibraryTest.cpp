@@ -448,18 +448,28 @@ void ModelLibraryTest::checkAgainstEvaluator(
           << cavs_last_error_message();
     };
     auto backward = [&](cavs_model *instance) { backwardOn(instance, inputs); };
+    // `withOutputs` false: every output disabled, so the pass writes none.
     auto run = [&](cavs_mode mode, RunResult &result,
-                   cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS) {
+                   cavs_schedule_policy policy = CAVS_SCHEDULE_LEVELS,
+                   bool withOutputs = true) {
       Instance owner(nullptr, cavs_model_destroy);
       create(owner, policy);
       if (HasFatalFailure())
         return;
       cavs_model *instance = owner.get();
+      if (!withOutputs)
+        for (const auto &output : pushWidths)
+          ASSERT_EQ(cavs_model_set_output_enabled(
+                        instance, output.getKey().str().c_str(), 0),
+                    CAVS_OK)
+              << cavs_last_error_message();
       ASSERT_EQ(cavs_model_forward(instance, inputs.batch.get(), mode,
                                    &result.loss),
                 CAVS_OK)
           << cavs_last_error_message();
       for (const auto &grad : pushWidths) {
+        if (!withOutputs)
+          break;
         int64_t width = 0;
         const float *values =
             cavs_model_output(instance, grad.getKey().str().c_str(), &width);
@@ -496,9 +506,11 @@ void ModelLibraryTest::checkAgainstEvaluator(
 
     // `fewest`: the same training pass under the fewest-tasks schedule,
     // which batches multi-type graphs differently.
-    RunResult train, again, infer, fewest;
+    RunResult train, again, infer, fewest, withoutOutputs;
     run(CAVS_MODE_TRAIN, train);
     run(CAVS_MODE_TRAIN, again);
+    run(CAVS_MODE_TRAIN, withoutOutputs, CAVS_SCHEDULE_LEVELS,
+        /*withOutputs=*/false);
     run(CAVS_MODE_INFER, infer);
     run(CAVS_MODE_TRAIN, fewest, CAVS_SCHEDULE_FEWEST_TASKS);
     if (HasFatalFailure())
@@ -643,6 +655,10 @@ void ModelLibraryTest::checkAgainstEvaluator(
     EXPECT_EQ(train.loss, again.loss);
     EXPECT_TRUE(train.grads == again.grads) << "gradients differ run to run";
     EXPECT_TRUE(train.outputs == again.outputs) << "outputs differ run to run";
+    // Outputs disabled: the same loss and gradients.
+    EXPECT_EQ(train.loss, withoutOutputs.loss);
+    EXPECT_TRUE(train.grads == withoutOutputs.grads)
+        << "disabling the outputs changed the gradients";
   }
 }
 

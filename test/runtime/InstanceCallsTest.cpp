@@ -60,10 +60,13 @@ template <int F, int Phase, bool Infer> cavs_status record(const cavs_call *c) {
   r.arenaZero = std::all_of(c->arena, c->arena + c->rows * arena,
                             [](float v) { return v == 0.0f; });
   records.push_back(std::move(r));
-  if (Phase == CAVS_PHASE_FORWARD_EAGER && F < 2 && writeOutputs)
+  // A disabled output has no destination (as scatter_rows skips it).
+  if (Phase == CAVS_PHASE_FORWARD_EAGER && F < 2 && writeOutputs &&
+      c->pushes[0])
     for (int64_t i = 0; i < c->rows; ++i)
       c->pushes[0][c->vertices[i]] = 5.0f;
-  if (Phase == CAVS_PHASE_FORWARD_LAZY && F == 1 && writeOutputs)
+  if (Phase == CAVS_PHASE_FORWARD_LAZY && F == 1 && writeOutputs &&
+      c->pushes[1])
     for (int64_t i = 0; i < c->rows; ++i)
       c->pushes[1][c->vertices[i] * 4] = 7.0f;
   if (Phase == CAVS_PHASE_FORWARD_LAZY)
@@ -328,6 +331,47 @@ TEST_F(InstanceCalls, InferModeUsesTheInferProgramAndClearsOutputs) {
   EXPECT_TRUE(std::all_of(z, z + 4 * n, [](float v) { return v == 0.0f; }));
   const float *y = cavs_model_output(model, "y", nullptr);
   EXPECT_TRUE(std::all_of(y, y + n, [](float v) { return v == 5.0f; }));
+}
+
+TEST_F(InstanceCalls, DisabledOutputsAreNotWritten) {
+  const GraphBatch batch = makeBatch();
+  const int32_t n = batch.numVertices();
+  const std::vector<float> x(2 * n, 1.0f);
+  ASSERT_EQ(cavs_model_set_input(model, "x", x.data(), 2 * n), CAVS_OK);
+  ASSERT_EQ(cavs_model_set_output_enabled(model, "z", 0), CAVS_OK);
+  EXPECT_EQ(cavs_model_set_output_enabled(model, "w", 0),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cavs_last_error_message()).find("no output 'w'"),
+            std::string::npos);
+  ASSERT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_TRAIN, nullptr),
+            CAVS_OK);
+  // The pushes of z get no destination; y's are unchanged.
+  const float *y = cavs_model_output(model, "y", nullptr);
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(records[0].call.pushes[0], y);
+  EXPECT_EQ(records[1].call.pushes[0], y);
+  EXPECT_EQ(records[1].call.pushes[1], nullptr);
+  int64_t width = -1;
+  EXPECT_EQ(cavs_model_output(model, "z", &width), nullptr);
+  EXPECT_EQ(width, 0);
+  EXPECT_NE(std::string(cavs_last_error_message()).find("disabled"),
+            std::string::npos);
+  // Its gradient can still be given.
+  const std::vector<float> dz(4 * n, 1.0f);
+  EXPECT_EQ(cavs_model_set_output_grad(model, "z", dz.data(), 4 * n), CAVS_OK);
+  ASSERT_EQ(cavs_model_backward(model), CAVS_OK);
+  // Enabled again: the next pass writes it.
+  ASSERT_EQ(cavs_model_set_output_enabled(model, "z", 1), CAVS_OK);
+  EXPECT_EQ(cavs_model_output(model, "z", nullptr), nullptr)
+      << "the last pass did not write it";
+  records.clear();
+  ASSERT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_TRAIN, nullptr),
+            CAVS_OK);
+  const float *z = cavs_model_output(model, "z", nullptr);
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(records[1].call.pushes[1], z);
+  for (int32_t v = 0; v < n; ++v)
+    EXPECT_EQ(z[v * 4], batch.types()[v] == 1 ? 7.0f : 0.0f);
 }
 
 } // namespace

@@ -46,6 +46,18 @@ struct Totals {
   }
 };
 
+/// Training iterations read no output, so they skip writing them, as a
+/// training loop that only wants the loss would
+/// (cavs_model_set_output_enabled); inference writes them: they are its
+/// result.
+void enableOutputs(cavs::Model &model, const cavs_model_def &def,
+                   bool enabled) {
+  const cavs_program_desc &program = def.train;
+  for (int32_t f = 0; f < program.num_functions; ++f)
+    for (int32_t i = 0; i < program.functions[f].num_pushes; ++i)
+      model.setOutputEnabled(program.functions[f].pushes[i].name, enabled);
+}
+
 /// One batch: what an iteration measures.
 void runBatch(cavs::Model &model, cavs::Optimizer &optimizer, Mode mode,
               const cavs::GraphBatch &batch) {
@@ -113,6 +125,7 @@ void Runner::run(benchmark::State &state, Entry &entry) {
     const std::vector<cavs::GraphBatch> &batches =
         workload_.batches(config.batch);
     cavs::Model &model = instance(config.def);
+    enableOutputs(model, *config.def, config.mode == Mode::Infer);
     if (warm_ != &entry) {
       // The largest batch grows the buffers to their final size.
       runBatch(model, *optimizer_, config.mode,

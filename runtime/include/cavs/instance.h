@@ -145,10 +145,21 @@ CAVS_API cavs_status cavs_model_forward(cavs_model *model,
 /// The output `name` (a push) of the last forward pass: `*out_width` floats
 /// per batch vertex id, zeros for vertices whose function does not push it.
 /// NULL (the error message set, `*out_width` 0) for an unknown name, before
-/// any forward pass or after a failed one. Valid until the next forward
+/// any forward pass or after a failed one, or when the output was disabled
+/// (cavs_model_set_output_enabled) for the last forward pass. Valid until the next forward
 /// pass.
 CAVS_API const float *cavs_model_output(cavs_model *model, const char *name,
                                         int64_t *out_width);
+
+/// Whether forward passes write output `name` (nonzero: yes, the default).
+/// A training loop that never reads an output disables it to save the copy
+/// of every vertex's row into it (the Tree-LSTM's h at H = 512: 2 KiB per
+/// vertex, 0.4 % of a training batch) and its buffer. From the next forward
+/// pass on, cavs_model_output fails for it; its gradient can still be set.
+/// Fails for an unknown name.
+CAVS_API cavs_status cavs_model_set_output_enabled(cavs_model *model,
+                                                   const char *name,
+                                                   int32_t enabled);
 
 /// Provides the gradient of output `name` for the next backward pass
 /// (copied; num_vertices * width floats). Outputs without one get zeros.

@@ -680,6 +680,11 @@ public:
     throw Error(CAVS_ERROR_INVALID_ARGUMENT,
                 "the model has no output '" + name + "'");
   }
+  /// Whether the next forward passes write output `name`
+  /// (cavs_model_set_output_enabled); throws for an unknown name.
+  void setOutputEnabled(const std::string &name, bool enabled) {
+    check(cavs_model_set_output_enabled(get(), name.c_str(), enabled));
+  }
   /// Sets the gradient of output `name` for the next backward pass.
   void setOutputGrad(const std::string &name, Span<const float> values) {
     check(cavs_model_set_output_grad(get(), name.c_str(), values.data(),

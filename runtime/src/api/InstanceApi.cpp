@@ -181,6 +181,14 @@ const float *cavs_model_output(cavs_model *model, const char *name,
   return arrayOrNull(status, data);
 }
 
+cavs_status cavs_model_set_output_enabled(cavs_model *model, const char *name,
+                                          int32_t enabled) {
+  return guard([&] {
+    CAVS_RETURN_IF_ERROR(requireModelAndName(model, name));
+    return model->impl.setOutputEnabled(name, enabled != 0);
+  });
+}
+
 cavs_status cavs_model_set_output_grad(cavs_model *model, const char *name,
                                        const float *data, int64_t count) {
   return guard([&] {

@@ -109,11 +109,15 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
     return true;
   };
   for (size_t o = 0; o < outputs_.size(); ++o) {
+    Output &output = outputs_[o];
+    output.written = output.enabled;
     const int64_t floats = n * interface_.outputs[o].width;
+    if (!output.enabled)
+      continue;
     if (everyVertexPushes(static_cast<int32_t>(o)))
-      outputs_[o].values.reserve(floats);
+      output.values.reserve(floats);
     else
-      outputs_[o].values.reserveZeroed(floats);
+      output.values.reserveZeroed(floats);
   }
 
   for (int32_t f = 0; f < program.num_functions; ++f) {
@@ -132,8 +136,12 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
                                  .values.data())
                        : inputs_[input].values.data();
     }
-    for (int32_t i = 0; i < fn.num_pushes; ++i)
-      state.pushes[i] = outputs_[interface_.pushOutputs[f][i]].values.data();
+    // A disabled output's push writes nothing (scatter_rows with no
+    // destination).
+    for (int32_t i = 0; i < fn.num_pushes; ++i) {
+      Output &output = outputs_[interface_.pushOutputs[f][i]];
+      state.pushes[i] = output.enabled ? output.values.data() : nullptr;
+    }
   }
   if (device_)
     return stageForward(batch);

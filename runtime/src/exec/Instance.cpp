@@ -120,10 +120,24 @@ Status ModelInstance::output(std::string_view name, const float *&data,
                      "output '{}' of model '{}' is not available: no forward "
                      "pass has run yet, or the last one failed",
                      name, this->name());
-  width = interface_.outputs[index].width;
   const Output &output = outputs_[index];
+  if (!output.written)
+    return makeError(kInvalid,
+                     "output '{}' of model '{}' was disabled for the last "
+                     "forward pass (cavs_model_set_output_enabled)",
+                     name, this->name());
+  width = interface_.outputs[index].width;
   return hostView(output.values, numVertices_ * width, output.hostValues,
                   data);
+}
+
+Status ModelInstance::setOutputEnabled(std::string_view name, bool enabled) {
+  const int32_t index = interface_.findOutput(name);
+  if (index < 0)
+    return makeError(kInvalid, "model '{}' has no output '{}'", this->name(),
+                     excerpt(name));
+  outputs_[index].enabled = enabled;
+  return Status();
 }
 
 Status ModelInstance::setOutputGrad(std::string_view name, const float *data,

@@ -81,6 +81,8 @@ public:
   /// The values and width of output `name` of the last forward pass.
   Status output(std::string_view name, const float *&data,
                 int64_t &width) const;
+  /// Whether the next forward passes write output `name`.
+  Status setOutputEnabled(std::string_view name, bool enabled);
   /// Copies the gradient of output `name` for the pending backward pass.
   Status setOutputGrad(std::string_view name, const float *data, int64_t count);
   /// Runs ∂F for the last train-mode forward pass.
@@ -135,6 +137,10 @@ private:
     GrowBuffer grad;
     /// Whether set_output_grad provided `grad` since the last forward.
     bool hasGrad = false;
+    /// Whether forward passes write `values` (set_output_enabled), and
+    /// whether the last one did.
+    bool enabled = true;
+    bool written = false;
     /// On a GPU: `values` copied back for output().
     mutable std::vector<float> hostValues;
   };
