@@ -99,11 +99,13 @@ def Cavs_BatchingAttr : EnumAttr<Cavs_Dialect, Cavs_BatchingKind, "batching"> {
 }
 
 /// Where cavs-plan-memory puts a value: the vertex function's arena (one row
-/// per vertex of the batch) or its task scratch (one row per vertex of the
-/// task being run).
+/// per vertex of the batch), its task scratch (one row per vertex of the
+/// task being run) or the vertex's row of the state buffer (the value that
+/// cavs.scatter publishes, computed there in place).
 def Cavs_SlotSpace : I32EnumAttr<"SlotSpace", "memory a value lives in", [
     I32EnumAttrCase<"arena", 0>,
-    I32EnumAttrCase<"scratch", 1>]> {
+    I32EnumAttrCase<"scratch", 1>,
+    I32EnumAttrCase<"state", 2>]> {
   let cppNamespace = "::cavs";
   let genSpecializedAttr = 0;
 }
@@ -116,6 +118,9 @@ def Cavs_SlotAttr : AttrDef<Cavs_Dialect, "Slot"> {
     150 .. 449 of every row of the arena (row r belongs to the r-th vertex
     of this vertex function in the batch). `scratch` slots are columns of
     the task scratch, whose rows are the vertices of the task being run.
+    `state` slots are columns of the vertices' rows of the state buffer:
+    the value `cavs.scatter` publishes, and the parts computed in place in
+    it, so that the scatter copies nothing.
     Slots of values whose lifetimes do not overlap may coincide; a slot
     inside another value's slot is a view of it (a split or slice part).
   }];

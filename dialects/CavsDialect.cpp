@@ -64,14 +64,21 @@ static LogicalResult verifyPlanAttribute(Operation *op,
              << valueWidth(result.getType())
              << " columns at a non-negative offset for each result, got "
              << slotAttr;
-    StringRef widthName = slot.getSpace() == SlotSpace::arena
-                              ? CavsDialect::kArenaWidthAttrName
-                              : CavsDialect::kScratchWidthAttrName;
-    auto width =
-        vertex ? vertex->getAttrOfType<IntegerAttr>(widthName) : nullptr;
-    if (width && slot.getOffset() + slot.getSize() > width.getInt())
+    int64_t width = -1;
+    if (slot.getSpace() == SlotSpace::state) {
+      RankedTensorType state =
+          vertex ? vertex.getModel().getStateType() : nullptr;
+      width = state ? state.getNumElements() : 0;
+    } else if (vertex) {
+      StringRef widthName = slot.getSpace() == SlotSpace::arena
+                                ? CavsDialect::kArenaWidthAttrName
+                                : CavsDialect::kScratchWidthAttrName;
+      if (auto attr = vertex->getAttrOfType<IntegerAttr>(widthName))
+        width = attr.getInt();
+    }
+    if (width >= 0 && slot.getOffset() + slot.getSize() > width)
       return op->emitOpError("has a slot ")
-             << slot << " past the " << width.getInt() << " columns of its "
+             << slot << " past the " << width << " columns of its "
              << stringifySlotSpace(slot.getSpace());
   }
   return success();

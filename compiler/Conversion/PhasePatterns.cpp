@@ -229,6 +229,12 @@ PATTERN(GatherLowering, GatherOp) {
 }
 
 PATTERN(ScatterLowering, ScatterOp) {
+  // cavs-plan-memory computed the value in the state rows: nothing to copy.
+  SlotAttr slot = PhaseLowering::slotOf(op.getValue());
+  if (slot && slot.getSpace() == SlotSpace::state) {
+    rewriter.eraseOp(op);
+    return success();
+  }
   Location loc = op.getLoc();
   Value src = adaptor.getValue();
   lowering.call<RuntimeOp::scatter>(

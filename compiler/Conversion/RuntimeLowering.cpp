@@ -185,17 +185,29 @@ Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
   int64_t key = static_cast<int64_t>(space);
   if (Value cached = spaces.lookup(key))
     return cached;
-  bool arena = space == SlotSpace::arena;
-  int64_t width = arena ? arenaFloats : scratchFloats;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(callArg.getParentBlock()->getTerminator());
   Location loc = callArg.getLoc();
+  int64_t width = 0;
+  Value rows;
+  switch (space) {
+  case SlotSpace::arena:
+    width = arenaFloats;
+    rows = field(b, CallField::arena);
+    break;
+  case SlotSpace::scratch:
+    width = scratchFloats;
+    rows = field(b, CallField::scratch);
+    break;
+  case SlotSpace::state:
+    width = stateWidth;
+    rows = stateRows(b, loc, CallField::state);
+    break;
+  }
   // The layout stays dynamic, like every buffer's, so that subviews of it
   // have the buffer type.
   auto f32 = RankedTensorType::get({width}, b.getF32Type());
-  Value value =
-      buffer(b, loc, field(b, arena ? CallField::arena : CallField::scratch),
-             i64(b, loc, width), f32);
+  Value value = buffer(b, loc, rows, i64(b, loc, width), f32);
   spaces[key] = value;
   return value;
 }

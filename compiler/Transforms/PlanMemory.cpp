@@ -3,7 +3,9 @@
 // Lifetime intervals over the execution order (phase, then program order),
 // then first-fit packing of the intervals into columns, separately for the
 // arena and the task scratch. Split and slice results alias their input;
-// those of a parameter or constant are read in place and take no slot.
+// those of a parameter or constant are read in place and take no slot. The
+// value F scatters is computed in the vertices' state rows where every
+// phase can address them (see stateResident).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 #include <queue>
 
 namespace cavs {
@@ -62,6 +65,8 @@ private:
   }
   static int64_t pack(MutableArrayRef<Interval *> intervals);
   void placeConcatInputs(std::vector<Interval> &owners, OwnerMap &ownerOf);
+  std::optional<unsigned> stateResident(const std::vector<Interval> &owners,
+                                        const OwnerMap &ownerOf);
 
   VertexOp vertex;
   Block *forward = nullptr, *backward = nullptr;
@@ -233,6 +238,44 @@ void Planner::placeConcatInputs(std::vector<Interval> &owners,
     }
 }
 
+/// The owner F's cavs.scatter publishes, when it can live in the state rows
+/// (a state slot): then the ops that compute it write the state, and the
+/// scatter copies nothing (at H = 512 a Tree-LSTM leaf's (c, h), 4 KiB per
+/// vertex). A phase sees its vertices' state rows at one stride when they
+/// are consecutive: a body task's always are, and a whole-type phase's only
+/// for arity 0 (cavs_call::state_begin). The value must be a slot owner that
+/// an op computes in place (not a view of a gather's or state gradient's
+/// rows, which may be read where they are).
+std::optional<unsigned>
+Planner::stateResident(const std::vector<Interval> &owners,
+                       const OwnerMap &ownerOf) {
+  auto scatters = forward->getOps<ScatterOp>();
+  if (!llvm::hasSingleElement(scatters))
+    return std::nullopt;
+  Value value = (*scatters.begin()).getValue();
+  Operation *definer = value.getDefiningOp();
+  if (!definer || !ownerOf.count(value) ||
+      !(isa<FusedOp, MatmulOp, ConcatOp>(definer) || isFusible(definer)))
+    return std::nullopt;
+  auto [owner, delta] = ownerOf.lookup(value);
+  if (delta != 0 || owners[owner].value != value || owners[owner].placed)
+    return std::nullopt;
+  if (vertex.getArity() == 0)
+    return owner;
+  auto inBody = [&](Operation *op) {
+    return isBodyPhase(phase.lookup(executed(op)));
+  };
+  for (auto &[part, where] : ownerOf) {
+    if (where.first != owner)
+      continue;
+    if (Operation *op = part.getDefiningOp(); op && !inBody(op))
+      return std::nullopt;
+    if (!llvm::all_of(part.getUsers(), inBody))
+      return std::nullopt;
+  }
+  return owner;
+}
+
 LogicalResult Planner::run() {
   if (failed(order()))
     return failure();
@@ -285,10 +328,15 @@ LogicalResult Planner::run() {
     }
 
   // Spaces and whole-phase lifetimes.
+  const std::optional<unsigned> inState = stateResident(owners, ownerOf);
   SmallVector<Interval *> arena, scratch;
   for (auto [index, owner] : llvm::enumerate(owners)) {
     if (owner.placed)
       continue;
+    if (index == inState) {
+      owner.space = SlotSpace::state;
+      continue;
+    }
     unsigned first = owner.definedPhase, last = lastUsePhase[index];
     if (first == last && isBodyPhase(first)) {
       owner.space = SlotSpace::scratch;

@@ -100,6 +100,16 @@ cavs.model @m {
 
 // -----
 
+// A state slot lies in the state's columns.
+cavs.model @m state tensor<3xf32> {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    // expected-error @below {{'cavs.pull' op has a slot #cavs.slot<state, 2, 2> past the 3 columns of its state}}
+    %x = cavs.pull "x" {cavs.slots = [#cavs.slot<state, 2, 2>]} : tensor<2xf32>
+  }
+}
+
+// -----
+
 cavs.model @m {
   cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
     // expected-error @below {{'cavs.pull' op expects a #cavs.slot of 2 columns at a non-negative offset for each result, got #cavs.slot<arena, 0, 3>}}

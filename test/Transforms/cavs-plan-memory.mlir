@@ -136,3 +136,44 @@ cavs.model @aligned state tensor<32xf32> {
     cavs.push "z", %z {cavs.batching = #cavs.batching<lazy>} : tensor<3xf32>
   }
 }
+
+// -----
+
+// The value F scatters is computed in the vertices' state rows (a state
+// slot; the lowering then copies nothing) when every phase that defines or
+// reads it sees those rows at one stride: any phase for arity 0 (its
+// vertices' rows are consecutive), the body phases otherwise (a task's rows
+// are). Not when a whole-type phase of an inner vertex reads it (@simple's
+// lazy push), nor for a gathered value, which may be a view of the
+// children's rows.
+// CHECK-LABEL: cavs.model @scatter_in_state
+// CHECK:      cavs.vertex @leaf {{.*}} attributes {cavs.arena_floats = 4 : i64, cavs.scratch_floats = 0 : i64}
+// CHECK:      cavs.tanh {{.*}}cavs.slots = [#cavs.slot<state, 0, 4>]}
+// CHECK:      cavs.vertex @node
+// CHECK:      cavs.tanh {{.*}}cavs.slots = [#cavs.slot<state, 0, 4>]}
+// CHECK:      cavs.backward {
+// CHECK:        cavs.mul {{.*}}cavs.slots = [#cavs.slot<scratch,
+// CHECK:      cavs.vertex @relay
+// CHECK:      cavs.gather 0 {{{.*}}cavs.slots = [#cavs.slot<scratch, 0, 4>]}
+cavs.model @scatter_in_state state tensor<4xf32> {
+  cavs.vertex @leaf arity 0 pulls {x = tensor<4xf32>} pushes {y = tensor<4xf32>} {
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<4xf32>
+    %t = cavs.tanh %x {cavs.batching = #cavs.batching<eager>} : tensor<4xf32>
+    cavs.scatter %t {cavs.batching = #cavs.batching<eager>} : tensor<4xf32>
+    cavs.push "y", %t {cavs.batching = #cavs.batching<lazy>} : tensor<4xf32>
+  }
+  cavs.vertex @node arity 1 pulls {} pushes {} {
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    %a = cavs.tanh %s {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    cavs.scatter %a {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    cavs.backward {
+      %g = cavs.state_grad {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+      %m = cavs.mul %g, %a {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+      cavs.child_grad 0, %m {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    }
+  }
+  cavs.vertex @relay arity 1 pulls {} pushes {} {
+    %s = cavs.gather 0 {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+    cavs.scatter %s {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
+  }
+}

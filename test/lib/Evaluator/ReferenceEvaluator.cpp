@@ -34,8 +34,9 @@ struct Frame {
   int64_t vertex = -1;
   /// Node-based, so references returned by get() survive later insertions.
   std::unordered_map<Value, EvalTensor, ValueHash> values;
-  /// Batched order: this vertex's arena row (see EvalOptions::batchedOrder).
-  std::vector<double> arena;
+  /// Batched order: this vertex's arena row (see EvalOptions::batchedOrder)
+  /// and its row of the state (values with a state slot).
+  std::vector<double> arena, state;
 };
 
 ArrayRef<int64_t> shapeOf(Type type) {
@@ -111,6 +112,18 @@ private:
                          BatchingKind kind, std::vector<Frame> &frames);
   /// The slot a batched-order run keeps `value` in, if any.
   SlotAttr slotOf(Value value);
+  /// The row that holds `slot`'s columns for `frame`'s vertex.
+  std::vector<double> &rowOf(Frame &frame, SlotAttr slot) {
+    switch (slot.getSpace()) {
+    case SlotSpace::arena:
+      return frame.arena;
+    case SlotSpace::scratch:
+      return scratch;
+    case SlotSpace::state:
+      return frame.state;
+    }
+    llvm_unreachable("unknown slot space");
+  }
 
   /// Builds the value of every cavs.param_pack from its members.
   void buildPacks();
@@ -322,6 +335,8 @@ FailureOr<EvalResult> Evaluator::run() {
         return attr ? attr.getInt() : 0;
       };
       frames[v].arena.assign(width(CavsDialect::kArenaWidthAttrName), 0.0);
+      if (RankedTensorType state = model.getStateType())
+        frames[v].state.assign(state.getNumElements(), 0.0);
       scratchWidth =
           std::max(scratchWidth, width(CavsDialect::kScratchWidthAttrName));
     }
@@ -433,8 +448,7 @@ const EvalTensor &Evaluator::get(Frame &frame, Value value) {
   // Batched order: read the value back from its columns every time, so an
   // unsound memory plan shows as a wrong result.
   if (SlotAttr slot = slotOf(value)) {
-    const std::vector<double> &row =
-        slot.getSpace() == SlotSpace::arena ? frame.arena : scratch;
+    const std::vector<double> &row = rowOf(frame, slot);
     EvalTensor &copy = frame.values[value];
     // An i32 (a pulled id or label) is held as a scalar.
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
@@ -454,8 +468,7 @@ int64_t Evaluator::getIndex(Frame &frame, Value value) {
 
 void Evaluator::set(Frame &frame, Value value, EvalTensor tensor) {
   if (SlotAttr slot = slotOf(value)) {
-    std::vector<double> &row =
-        slot.getSpace() == SlotSpace::arena ? frame.arena : scratch;
+    std::vector<double> &row = rowOf(frame, slot);
     std::copy(tensor.data.begin(), tensor.data.end(),
               row.begin() + slot.getOffset());
     return;
