@@ -382,6 +382,10 @@ TEST(InstanceErrors, NullArgumentsFailWithoutCrashing) {
   expectFailure(
       cavs_model_forward(model.get(), nullptr, CAVS_MODE_TRAIN, nullptr),
       invalid, {"batch must not be NULL"});
+  expectFailure(cavs_model_set_output_enabled(nullptr, "y", 0), invalid,
+                {"model must not be NULL"});
+  expectFailure(cavs_model_set_output_enabled(model.get(), nullptr, 0),
+                invalid, {"name must not be NULL"});
   expectFailure(cavs_model_set_output_grad(nullptr, "y", data, 2), invalid,
                 {"model must not be NULL"});
   expectFailure(cavs_model_set_output_grad(model.get(), "y", nullptr, 2),
