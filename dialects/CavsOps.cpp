@@ -33,6 +33,16 @@ int64_t cavs::valueWidth(Type type) {
   return tensor ? tensor.getNumElements() : 1;
 }
 
+SlotAttr cavs::slotOf(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return nullptr;
+  // The verifier checks one slot per result.
+  auto slots =
+      result.getOwner()->getAttrOfType<ArrayAttr>(CavsDialect::kSlotsAttrName);
+  return slots ? cast<SlotAttr>(slots[result.getResultNumber()]) : nullptr;
+}
+
 bool cavs::isBatchedOp(Operation *op) {
   return !isa<ParamRefOp, ConstantOp, BackwardOp, PhaseOp>(op);
 }

@@ -45,6 +45,10 @@ bool isFusible(mlir::Operation *op);
 /// Whether `op`, an op of F or ∂F, does per-vertex work: everything but
 /// parameter references, constants and the backward region itself.
 bool isBatchedOp(mlir::Operation *op);
+
+/// The memory slot cavs-plan-memory gave `value` (its defining op's
+/// `cavs.slots` entry), or null: a block argument, or no plan yet.
+SlotAttr slotOf(mlir::Value value);
 } // namespace cavs
 
 #endif // CAVS_DIALECTS_CAVSOPS_H

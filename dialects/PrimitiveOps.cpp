@@ -22,13 +22,9 @@ LogicalResult ScatterOp::buildAdjoint(AdjointContext &c, ArrayRef<Value>) {
 }
 int64_t ScatterOp::getCopyBytes() {
   // A value cavs-plan-memory computed in the state rows is not copied.
-  if (auto result = dyn_cast<OpResult>(getValue()))
-    if (auto slots = result.getOwner()->getAttrOfType<ArrayAttr>(
-            CavsDialect::kSlotsAttrName);
-        slots && slots.size() > result.getResultNumber())
-      if (auto slot = dyn_cast<SlotAttr>(slots[result.getResultNumber()]);
-          slot && slot.getSpace() == SlotSpace::state)
-        return 0;
+  SlotAttr slot = slotOf(getValue());
+  if (slot && slot.getSpace() == SlotSpace::state)
+    return 0;
   return 4 * valueWidth(getValue().getType());
 }
 

@@ -228,11 +228,7 @@ SlotAttr PhaseLowering::slotOf(Value value) {
     return nullptr;
   if (auto phase = dyn_cast<PhaseOp>(result.getOwner()))
     return slotOf(phase.getYield().getValues()[result.getResultNumber()]);
-  auto slots =
-      result.getOwner()->getAttrOfType<ArrayAttr>(CavsDialect::kSlotsAttrName);
-  return slots && slots.size() > result.getResultNumber()
-             ? dyn_cast<SlotAttr>(slots[result.getResultNumber()])
-             : nullptr;
+  return cavs::slotOf(value);
 }
 
 FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value) {

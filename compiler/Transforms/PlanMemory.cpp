@@ -154,15 +154,17 @@ int64_t Planner::pack(MutableArrayRef<Interval *> intervals) {
     if (interval->size == 0)
       continue;
     const int64_t align = alignmentOf(interval->size);
+    auto alignUp = [&](int64_t offset) {
+      return static_cast<int64_t>(llvm::alignTo(offset, align));
+    };
     auto fits = [&](const std::pair<const int64_t, int64_t> &gap) {
       return gap.second == kUnbounded ||
-             llvm::alignTo(gap.first, align) + interval->size <=
-                 gap.first + gap.second;
+             alignUp(gap.first) + interval->size <= gap.first + gap.second;
     };
     auto gap = llvm::find_if(gaps, fits);
     auto [start, length] = *gap;
     gaps.erase(gap);
-    const int64_t offset = llvm::alignTo(start, align);
+    const int64_t offset = alignUp(start);
     if (offset != start)
       gaps.emplace(start, offset - start);
     const int64_t end = offset + interval->size;
@@ -258,7 +260,7 @@ Planner::stateResident(const std::vector<Interval> &owners,
       !(isa<FusedOp, MatmulOp, ConcatOp>(definer) || isFusible(definer)))
     return std::nullopt;
   auto [owner, delta] = ownerOf.lookup(value);
-  if (delta != 0 || owners[owner].value != value || owners[owner].placed)
+  if (delta != 0 || owners[owner].value != value)
     return std::nullopt;
   if (vertex.getArity() == 0)
     return owner;

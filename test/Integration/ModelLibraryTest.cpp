@@ -457,12 +457,13 @@ void ModelLibraryTest::checkAgainstEvaluator(
       if (HasFatalFailure())
         return;
       cavs_model *instance = owner.get();
-      if (!withOutputs)
+      if (!withOutputs) {
         for (const auto &output : pushWidths)
           ASSERT_EQ(cavs_model_set_output_enabled(
                         instance, output.getKey().str().c_str(), 0),
                     CAVS_OK)
               << cavs_last_error_message();
+      }
       ASSERT_EQ(cavs_model_forward(instance, inputs.batch.get(), mode,
                                    &result.loss),
                 CAVS_OK)

@@ -146,8 +146,8 @@ CAVS_API cavs_status cavs_model_forward(cavs_model *model,
 /// per batch vertex id, zeros for vertices whose function does not push it.
 /// NULL (the error message set, `*out_width` 0) for an unknown name, before
 /// any forward pass or after a failed one, or when the output was disabled
-/// (cavs_model_set_output_enabled) for the last forward pass. Valid until the next forward
-/// pass.
+/// (cavs_model_set_output_enabled) for the last forward pass. Valid until
+/// the next forward pass.
 CAVS_API const float *cavs_model_output(cavs_model *model, const char *name,
                                         int64_t *out_width);
 

@@ -111,9 +111,9 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
   for (size_t o = 0; o < outputs_.size(); ++o) {
     Output &output = outputs_[o];
     output.written = output.enabled;
-    const int64_t floats = n * interface_.outputs[o].width;
     if (!output.enabled)
       continue;
+    const int64_t floats = n * interface_.outputs[o].width;
     if (everyVertexPushes(static_cast<int32_t>(o)))
       output.values.reserve(floats);
     else

@@ -403,12 +403,7 @@ LogicalResult Evaluator::runPhase(ArrayRef<int64_t> vertices, bool backward,
 }
 
 SlotAttr Evaluator::slotOf(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!options.batchedOrder || !result)
-    return nullptr;
-  auto slots = result.getOwner()->getAttrOfType<ArrayAttr>(
-      CavsDialect::kSlotsAttrName);
-  return slots ? cast<SlotAttr>(slots[result.getResultNumber()]) : nullptr;
+  return options.batchedOrder ? cavs::slotOf(value) : nullptr;
 }
 
 void Evaluator::buildPacks() {
