@@ -63,3 +63,17 @@ run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1/sched:fewest-tasks"
 # A failing compiler: its status and command line are reported.
 run_bench(FALSE "cavsc failed (exit status 1)" --workload=treefc
   --cavsc=/bin/false --cache=${WORK}/empty-cache)
+# The ablation: every optimization off, each alone, each off alone, all on.
+run_bench(TRUE "all on but matmul merging"
+  --workload=treefc --hidden=16 --batch=4 --mode=train --min-seconds=0.05
+  --cache=${WORK}/cache --baselines=none --ablation
+  --benchmark_out=${WORK}/ablation.json --benchmark_out_format=json)
+file(READ ${WORK}/ablation.json json)
+string(JSON count LENGTH "${json}" benchmarks)
+if(NOT count EQUAL 9)
+  message(FATAL_ERROR "expected 9 ablation steps in ablation.json, found ${count}")
+endif()
+string(JSON name GET "${json}" benchmarks 6 name)
+if(NOT name MATCHES "^treefc/train/bs:4/h:16/threads:1/no-merge/")
+  message(FATAL_ERROR "ablation.json: step 7 is '${name}', not no-merge")
+endif()

@@ -2,8 +2,9 @@
 //
 // --ablation benchmarks one configuration compiled with every optimization
 // of the pipeline off, then with each one alone (lazy batching, fusion,
-// matmul merging), then all on, and all on with 2 kernel threads, and
-// prints samples/s with the speedup of each step over "all off".
+// matmul merging), then with each one off alone, then all on, and all on
+// with 2 kernel threads, and prints samples/s with the speedup of each step
+// over "all off".
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_BENCH_ABLATION_H

@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-ABLATION_ORDER = ["all-off", "lazy-only", "fusion-only", "merge-only", "all-on"]
+ABLATION_ORDER = ["all-off", "lazy-only", "fusion-only", "merge-only", "no-lazy", "no-fusion", "no-merge", "all-on"]
 
 
 def parse_name(name):
