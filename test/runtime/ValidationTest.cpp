@@ -135,23 +135,39 @@ TEST(Validation, CycleBehindSharedChild) {
        "2"});
 }
 
-// Tests that 100k-vertex chains and cycles, numbered either way round,
-// validate without recursion.
+// Tests that 100k-vertex chains and cycles, numbered either way round or
+// zigzagging (links up and down in index order, which the depth-first
+// search checks), validate without recursion.
 TEST(Validation, DeepChainsAreIterative) {
   constexpr int32_t n = 100000;
-  std::vector<int32_t> types(n, 0), forward(n), backward(n);
+  std::vector<int32_t> types(n, 0), forward(n), backward(n), zigzag(n, -1);
   for (int32_t v = 0; v < n; ++v) {
     forward[v] = v - 1;                   // child before parent
     backward[v] = v + 1 < n ? v + 1 : -1; // child after parent
   }
+  // The chain 0 -> n-1 -> 1 -> n-2 -> 2 -> ..., each the previous one's
+  // child.
+  std::vector<int32_t> chain;
+  for (int32_t low = 0, high = n - 1; low <= high; ++low, --high) {
+    chain.push_back(low);
+    if (high != low)
+      chain.push_back(high);
+  }
+  for (size_t i = 0; i + 1 < chain.size(); ++i)
+    zigzag[chain[i]] = chain[i + 1];
   GraphBuilder builder({1});
   builder.addSample(types, forward);
   builder.addSample(types, backward);
+  builder.addSample(types, zigzag);
   backward[n - 1] = 0;
   expectError([&] { builder.addSample(types, backward); },
               CAVS_ERROR_INVALID_GRAPH,
-              {"sample 2: cycle of 100000 vertices", "-> 99999 -> 0"});
-  EXPECT_EQ(builder.finalize().numVertices(), 2 * n);
+              {"sample 3: cycle of 100000 vertices", "-> 99999 -> 0"});
+  zigzag[chain.back()] = chain.front();
+  expectError([&] { builder.addSample(types, zigzag); },
+              CAVS_ERROR_INVALID_GRAPH,
+              {"sample 3: cycle of 100000 vertices", "0 -> 99999 -> 1 -> "});
+  EXPECT_EQ(builder.finalize().numVertices(), 3 * n);
 }
 
 // Tests that sizes overflowing int32 are reported before any array is read.

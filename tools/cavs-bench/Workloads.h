@@ -53,7 +53,8 @@ struct Workload {
   const std::vector<cavs::GraphBatch> &batches(int32_t batchSize);
 
   /// Seconds the runtime's graph builder took per batch of `batchSize`
-  /// (validation and assembly; after batches(batchSize)).
+  /// (validation and assembly) when each batch is built again and dropped,
+  /// as a training loop does; after batches(batchSize).
   double buildSeconds(int32_t batchSize) const {
     return buildSeconds_.at(batchSize);
   }

@@ -144,11 +144,16 @@ Status GraphBuilder::addSample(int32_t numVertices, const int32_t *types,
   // Valid: append, turning sample-local child indices into global ids.
   const int32_t base = batch_.numVertices();
   batch_.types.insert(batch_.types.end(), types, types + numVertices);
+  int32_t slot = static_cast<int32_t>(batch_.children.size());
+  batch_.children.resize(size_t(totalSlots));
+  batch_.childOffsets.resize(batch_.childOffsets.size() + numVertices);
+  int32_t *globalChildren = batch_.children.data();
+  int32_t *offsets = batch_.childOffsets.data() + base + 1;
   for (int32_t v = 0; v < numVertices; ++v) {
     const int32_t *slots = children + int64_t(v) * batch_.maxArity;
     for (int32_t k = 0, arity = batch_.arities[types[v]]; k < arity; ++k)
-      batch_.children.push_back(slots[k] == -1 ? -1 : base + slots[k]);
-    batch_.childOffsets.push_back(static_cast<int32_t>(batch_.children.size()));
+      globalChildren[slot++] = slots[k] == -1 ? -1 : base + slots[k];
+    offsets[v] = slot;
   }
   for (size_t a = 0; a < batch_.attributes.size(); ++a)
     batch_.attributes[a].values.insert(batch_.attributes[a].values.end(),
