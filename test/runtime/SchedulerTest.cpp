@@ -130,15 +130,17 @@ TEST(Scheduler, TwoTypesPerLevel) {
 }
 
 // A random DAG batch with two types, numbered in random order so that
-// children are not always before parents.
-GraphBatch randomDags(uint32_t seed) {
+// children are not always before parents, or with `childrenFirst` in
+// topological order (the scheduler's one-pass case).
+GraphBatch randomDags(uint32_t seed, bool childrenFirst = false) {
   std::mt19937 rng(seed);
   GraphBuilder builder({0, 3});
   for (int s = 0; s < 20; ++s) {
     const int32_t n = 1 + rng() % 40;
     std::vector<int32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), rng);
+    if (!childrenFirst)
+      std::shuffle(order.begin(), order.end(), rng);
     // order[i] is the id of the i-th vertex in topological order.
     std::vector<int32_t> types(n), children(size_t(n) * 3, -1);
     for (int32_t i = 0; i < n; ++i) {
@@ -155,11 +157,12 @@ GraphBatch randomDags(uint32_t seed) {
 }
 
 // Tests the schedule against a direct simulation of the policy: at each
-// step, all vertices whose children are done, one task per type.
+// step, all vertices whose children are done, one task per type; DAGs
+// numbered at random and children first.
 TEST(Scheduler, MatchesDirectSimulationOnRandomDags) {
-  for (uint32_t seed = 1; seed <= 20; ++seed) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
     SCOPED_TRACE(seed);
-    GraphBatch batch = randomDags(seed);
+    GraphBatch batch = randomDags(seed, /*childrenFirst=*/seed > 20);
     Schedule schedule(batch);
     checkSchedule(batch, schedule);
 

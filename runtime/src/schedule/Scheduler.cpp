@@ -4,7 +4,8 @@
 // v at step height(v), so instead of simulating the steps the scheduler
 // computes heights directly (an iterative DFS: linear, no recursion), cuts
 // each level into one task per type present, and places the vertices of
-// each task in increasing id. CAVS_SCHEDULE_FEWEST_TASKS also simulates the
+// each task in increasing id. Where every child precedes its parents in id
+// order (the loaders' trees), heights take one pass in id order instead. CAVS_SCHEDULE_FEWEST_TASKS also simulates the
 // greedy one-type-per-step order (linear too) when some level holds several
 // types, and keeps it when it needs fewer tasks. Every pass over vertices
 // runs in id order so the batch's arrays stream through the cache; nothing
@@ -20,12 +21,37 @@ namespace cavs::runtime {
 
 namespace {
 
+/// The levels in one pass in id order, when every child comes before its
+/// parents (as the loaders write trees); false otherwise.
+bool levelsInIdOrder(const GraphBatch &batch, std::vector<int32_t> &levels,
+                     int32_t &maxLevel) {
+  const int32_t n = batch.numVertices();
+  levels.resize(n);
+  maxLevel = 0;
+  for (int32_t v = 0; v < n; ++v) {
+    int32_t level = 0;
+    for (int32_t k = batch.childOffsets[v]; k < batch.childOffsets[v + 1];
+         ++k) {
+      const int32_t child = batch.children[k];
+      if (child >= v)
+        return false;
+      if (child != -1)
+        level = std::max(level, levels[child] + 1);
+    }
+    levels[v] = level;
+    maxLevel = std::max(maxLevel, level);
+  }
+  return true;
+}
+
 /// levels[v] = 0 for a vertex without children, else 1 + the largest level
 /// of its children. Returns the number of levels.
 int32_t computeLevels(const GraphBatch &batch, std::vector<int32_t> &levels) {
+  int32_t maxLevel = 0;
+  if (levelsInIdOrder(batch, levels, maxLevel))
+    return maxLevel + 1;
   const int32_t n = batch.numVertices();
   levels.assign(n, -1);
-  int32_t maxLevel = 0;
   // (vertex, next child slot); holds one path, so at most depth entries.
   std::vector<std::pair<int32_t, int32_t>> stack;
   for (int32_t root = 0; root < n; ++root) {
