@@ -63,17 +63,23 @@ run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1/sched:fewest-tasks"
 # A failing compiler: its status and command line are reported.
 run_bench(FALSE "cavsc failed (exit status 1)" --workload=treefc
   --cavsc=/bin/false --cache=${WORK}/empty-cache)
-# The ablation: every optimization off, each alone, each off alone, all on.
+# The ablation: every optimization off, each alone, each off alone, all on;
+# two rounds, the second after all of the first.
 run_bench(TRUE "all on but matmul merging"
   --workload=treefc --hidden=16 --batch=4 --mode=train --min-seconds=0.05
-  --cache=${WORK}/cache --baselines=none --ablation
+  --cache=${WORK}/cache --baselines=none --ablation --rounds=2
   --benchmark_out=${WORK}/ablation.json --benchmark_out_format=json)
 file(READ ${WORK}/ablation.json json)
 string(JSON count LENGTH "${json}" benchmarks)
-if(NOT count EQUAL 9)
-  message(FATAL_ERROR "expected 9 ablation steps in ablation.json, found ${count}")
+if(NOT count EQUAL 18)
+  message(FATAL_ERROR "expected 9 ablation steps in 2 rounds in ablation.json, found ${count}")
 endif()
-string(JSON name GET "${json}" benchmarks 6 name)
-if(NOT name MATCHES "^treefc/train/bs:4/h:16/threads:1/no-merge/")
-  message(FATAL_ERROR "ablation.json: step 7 is '${name}', not no-merge")
-endif()
+foreach(check "6;no-merge/round:1" "15;no-merge/round:2" "9;all-off/round:2")
+  list(GET check 0 index)
+  list(GET check 1 step)
+  string(JSON name GET "${json}" benchmarks ${index} name)
+  if(NOT name MATCHES "^treefc/train/bs:4/h:16/threads:1/${step}/")
+    message(FATAL_ERROR "ablation.json: benchmark ${index} is '${name}', not ${step}")
+  endif()
+endforeach()
+run_bench(FALSE "--rounds expects positive integers, got '0'" --rounds=0)

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Ablation.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cavs::bench {
@@ -54,20 +55,38 @@ std::vector<AblationStep> ablationSteps() {
   return steps;
 }
 
-void printAblationTable(const std::vector<AblationStep> &steps,
-                        const std::vector<const Measurement *> &results) {
-  const double base =
-      results.front()->done ? results.front()->samplesPerSecond : 0;
-  std::printf("\nablation (speedup over all off)\n");
-  std::printf("  %-30s %12s %8s\n", "step", "samples/s", "speedup");
+void printAblationTable(
+    const std::vector<AblationStep> &steps,
+    const std::vector<std::vector<const Measurement *>> &runs) {
+  const size_t rounds = runs.front().size();
+  const Measurement allOff = medianOf(runs.front());
+  const double base = allOff.done ? allOff.samplesPerSecond : 0;
+  if (rounds > 1)
+    std::printf("\nablation (speedup over all off; medians of %zu rounds)\n",
+                rounds);
+  else
+    std::printf("\nablation (speedup over all off)\n");
+  std::printf("  %-30s %12s %8s%s\n", "step", "samples/s", "speedup",
+              rounds > 1 ? "   range over the rounds" : "");
   for (size_t i = 0; i < steps.size(); ++i) {
-    if (!results[i]->done) {
+    const Measurement median = medianOf(runs[i]);
+    if (!median.done) {
       std::printf("  %-30s %12s %8s\n", steps[i].label.c_str(), "-", "-");
       continue;
     }
-    const double rate = results[i]->samplesPerSecond;
-    std::printf("  %-30s %12.1f %7.2fx\n", steps[i].label.c_str(), rate,
-                base > 0 ? rate / base : 0.0);
+    std::printf("  %-30s %12.1f %7.2fx", steps[i].label.c_str(),
+                median.samplesPerSecond,
+                base > 0 ? median.samplesPerSecond / base : 0.0);
+    if (rounds > 1) {
+      double low = median.samplesPerSecond, high = low;
+      for (const Measurement *run : runs[i])
+        if (run->done) {
+          low = std::min(low, run->samplesPerSecond);
+          high = std::max(high, run->samplesPerSecond);
+        }
+      std::printf("   %.1f-%.1f", low, high);
+    }
+    std::printf("\n");
   }
 }
 

@@ -30,9 +30,11 @@ struct AblationStep {
 /// The steps, in the order of the table.
 std::vector<AblationStep> ablationSteps();
 
-/// Prints the table; `results[i]` is the measurement of `steps[i]`.
-void printAblationTable(const std::vector<AblationStep> &steps,
-                        const std::vector<const Measurement *> &results);
+/// Prints the table; `runs[i]` are the measurements of `steps[i]`, one per
+/// round: their median, and their range where there are several.
+void printAblationTable(
+    const std::vector<AblationStep> &steps,
+    const std::vector<std::vector<const Measurement *>> &runs);
 
 } // namespace cavs::bench
 

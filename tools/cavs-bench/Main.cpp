@@ -96,16 +96,25 @@ int run(const Options &options) {
   Runner runner(*workload, peaks, options.minSeconds, options.schedule,
                 options.device);
   benchmark::AddCustomContext("device", options.device);
-  std::vector<const Measurement *> results;
-  for (const Config &config : configs)
-    results.push_back(&runner.add(config));
+  // runs[i]: configuration i's run in each round.
+  std::vector<std::vector<const Measurement *>> runs(configs.size());
+  for (int32_t round = 1; round <= options.rounds; ++round)
+    for (size_t i = 0; i < configs.size(); ++i) {
+      Config config = configs[i];
+      config.round = options.rounds > 1 ? round : 0;
+      runs[i].push_back(&runner.add(config));
+    }
+  // Filled with the medians after the runs, before anything reads them.
+  std::vector<Measurement> medians(configs.size());
   // One baseline per configuration, beside the first engine's run.
   for (size_t i = 0; i < configs.size(); ++i)
     if (options.gemms.empty() || configs[i].gemm == options.gemms.front())
-      baselines.add(configs[i], *results[i]);
+      baselines.add(configs[i], medians[i]);
   benchmark::RunSpecifiedBenchmarks();
+  for (size_t i = 0; i < configs.size(); ++i)
+    medians[i] = medianOf(runs[i]);
   if (options.ablation)
-    printAblationTable(steps, results);
+    printAblationTable(steps, runs);
   baselines.printSummary(workload->name);
   return runner.failed() || baselines.failed() ? 1 : 0;
 }

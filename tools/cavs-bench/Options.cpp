@@ -146,6 +146,10 @@ std::string usage() {
          "                     in turn (openblas, onednn where built in;\n"
          "                     default: the runtime's choice, $CAVS_GEMM)\n"
          "  --min-seconds=S    measured time per configuration (2)\n"
+         "  --rounds=N         measure every configuration N times, in N\n"
+         "                     interleaved rounds (names end /round:R);\n"
+         "                     the ablation table and the baselines' ratios\n"
+         "                     use the median (1)\n"
          "  --loss=all|root    tree workloads: loss at every vertex or\n"
          "                     at the roots only (all)\n"
          "  --data=DIR         SST folder (treelstm: DIR/train.txt; synthetic\n"
@@ -204,7 +208,8 @@ Options parseOptions(int argc, char **argv) {
       options.ablation = true;
     } else if (flag == "--workload" || flag == "--batch" ||
                flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
-               flag == "--min-seconds" || flag == "--loss" ||
+               flag == "--min-seconds" || flag == "--rounds" ||
+               flag == "--loss" ||
                flag == "--data" || flag == "--cavsc" || flag == "--cache" ||
                flag == "--schedule" || flag == "--device" ||
                flag == "--gemm") {
@@ -224,6 +229,8 @@ Options parseOptions(int argc, char **argv) {
         options.gemms = parseGemmEngines(flag, value);
       else if (flag == "--min-seconds")
         options.minSeconds = parseSeconds(flag, value);
+      else if (flag == "--rounds")
+        options.rounds = parseCount(flag, value);
       else if (flag == "--loss" && (value == "all" || value == "root"))
         options.rootLoss = value == "root";
       else if (flag == "--loss")

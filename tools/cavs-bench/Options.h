@@ -60,6 +60,10 @@ struct Options {
   std::vector<std::string> gemms;
   /// Minimum measured time per configuration.
   double minSeconds = 2;
+  /// Times each configuration is measured: every configuration once per
+  /// round, rounds one after the other, so that a drifting machine slows
+  /// all of them alike; tables report the median.
+  int32_t rounds = 1;
   /// The compiler; empty: the cavsc next to cavs-bench.
   std::string cavsc;
   /// Where compiled model libraries are kept; empty: $TMPDIR/cavs-bench-cache.

@@ -77,7 +77,23 @@ std::string Config::name(const std::string &workload) const {
          "/h:" + std::to_string(hidden) +
          "/threads:" + std::to_string(threads) +
          (gemm.empty() ? "" : "/gemm:" + gemm) +
-         (variant.empty() ? "" : "/" + variant);
+         (variant.empty() ? "" : "/" + variant) +
+         (round == 0 ? "" : "/round:" + std::to_string(round));
+}
+
+Measurement medianOf(const std::vector<const Measurement *> &runs) {
+  std::vector<double> rates;
+  for (const Measurement *run : runs)
+    if (run->done)
+      rates.push_back(run->samplesPerSecond);
+  if (rates.empty())
+    return Measurement{};
+  std::sort(rates.begin(), rates.end());
+  const size_t middle = rates.size() / 2;
+  const double median = rates.size() % 2
+                            ? rates[middle]
+                            : (rates[middle - 1] + rates[middle]) / 2;
+  return Measurement{true, median};
 }
 
 Runner::Runner(Workload &workload, std::vector<SgemmPeak> peaks,

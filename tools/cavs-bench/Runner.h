@@ -38,8 +38,10 @@ struct Config {
   /// The compiled model; the variant names how (empty: all optimizations).
   const cavs_model_def *def = nullptr;
   std::string variant;
+  /// Which of --rounds this run is (1-based); 0 when there is one round.
+  int32_t round = 0;
 
-  /// "treelstm/train/bs:64/h:128/threads:1[/gemm:E][/variant]".
+  /// "treelstm/train/bs:64/h:128/threads:1[/gemm:E][/variant][/round:R]".
   std::string name(const std::string &workload) const;
 };
 
@@ -48,6 +50,10 @@ struct Measurement {
   bool done = false;
   double samplesPerSecond = 0;
 };
+
+/// The median of the finished runs (of a configuration's rounds); not done
+/// when none finished.
+Measurement medianOf(const std::vector<const Measurement *> &runs);
 
 class Runner {
 public:

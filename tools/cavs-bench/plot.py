@@ -10,10 +10,11 @@ files) and draws, with Debian's python3-matplotlib, PNG charts into OUTDIR:
 
 one line per system: cavsc and, when the run had them, the PyTorch
 baselines. A chart is drawn only where its axis has two or more values; a
-configuration found in several files keeps its last figure.
+configuration found in several files keeps its last figure, one measured in
+several rounds of a file (--rounds) their median.
 
 Benchmark names are <workload>/<mode>/bs:<B>/h:<H>/threads:<T>[/<variant>]
-(Google Benchmark appends /min_time:.../manual_time); the variant is an
+[/round:<R>] (Google Benchmark appends /min_time:.../manual_time); the variant is an
 ablation step (all-off, lazy-only, ...) or a baseline (pytorch-level,
 pytorch-per-sample).
 """
@@ -22,6 +23,7 @@ import argparse
 import collections
 import json
 import os
+import statistics
 import sys
 
 ABLATION_ORDER = ["all-off", "lazy-only", "fusion-only", "merge-only", "no-lazy", "no-fusion", "no-merge", "all-on"]
@@ -51,11 +53,16 @@ def read_runs(paths):
     for path in paths:
         with open(path) as file:
             data = json.load(file)
+        # The rounds of one configuration (--rounds) count as their median.
+        rates = collections.defaultdict(list)
         for bench in data.get("benchmarks", []):
             fields = parse_name(bench.get("name", ""))
             if fields is None or "samples/s" not in bench or bench.get("error_occurred"):
                 continue
-            fields["rate"] = float(bench["samples/s"])
+            rates[tuple(sorted(fields.items()))].append(float(bench["samples/s"]))
+        for key, values in rates.items():
+            fields = dict(key)
+            fields["rate"] = statistics.median(values)
             runs.append(fields)
     return runs
 
