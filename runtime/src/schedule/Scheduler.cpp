@@ -52,6 +52,7 @@ int32_t computeLevels(const GraphBatch &batch, std::vector<int32_t> &levels) {
     return maxLevel + 1;
   const int32_t n = batch.numVertices();
   levels.assign(n, -1);
+  maxLevel = 0;
   // (vertex, next child slot); holds one path, so at most depth entries.
   std::vector<std::pair<int32_t, int32_t>> stack;
   for (int32_t root = 0; root < n; ++root) {
