@@ -23,15 +23,22 @@ function(run_bench expect_success expected_text)
   endif()
 endfunction()
 
+# Reads Google Benchmark's JSON `path` into `out`; it must hold `count`
+# benchmarks.
+function(read_benchmarks path count out)
+  file(READ ${path} json)
+  string(JSON found LENGTH "${json}" benchmarks)
+  if(NOT found EQUAL count)
+    message(FATAL_ERROR "expected ${count} benchmarks in ${path}, found ${found}")
+  endif()
+  set(${out} "${json}" PARENT_SCOPE)
+endfunction()
+
 run_bench(TRUE "treefc/infer/bs:4/h:16/threads:1"
   --workload=treefc --hidden=16 --batch=4 --mode=train,infer
   --min-seconds=0.05 --cache=${WORK}/cache --baselines=none
   --benchmark_out=${WORK}/smoke.json --benchmark_out_format=json)
-file(READ ${WORK}/smoke.json json)
-string(JSON count LENGTH "${json}" benchmarks)
-if(NOT count EQUAL 2)
-  message(FATAL_ERROR "expected 2 benchmarks in smoke.json, found ${count}")
-endif()
+read_benchmarks(${WORK}/smoke.json 2 json)
 # The context records the machine, the huge page mode among it.
 string(JSON huge_pages ERROR_VARIABLE missing
        GET "${json}" context transparent_hugepages)
@@ -69,11 +76,8 @@ run_bench(TRUE "all on but matmul merging"
   --workload=treefc --hidden=16 --batch=4 --mode=train --min-seconds=0.05
   --cache=${WORK}/cache --baselines=none --ablation --rounds=2
   --benchmark_out=${WORK}/ablation.json --benchmark_out_format=json)
-file(READ ${WORK}/ablation.json json)
-string(JSON count LENGTH "${json}" benchmarks)
-if(NOT count EQUAL 18)
-  message(FATAL_ERROR "expected 9 ablation steps in 2 rounds in ablation.json, found ${count}")
-endif()
+# 9 steps in 2 rounds.
+read_benchmarks(${WORK}/ablation.json 18 json)
 foreach(check "6;no-merge/round:1" "15;no-merge/round:2" "9;all-off/round:2")
   list(GET check 0 index)
   list(GET check 1 step)
