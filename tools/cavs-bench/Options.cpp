@@ -209,10 +209,9 @@ Options parseOptions(int argc, char **argv) {
     } else if (flag == "--workload" || flag == "--batch" ||
                flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
                flag == "--min-seconds" || flag == "--rounds" ||
-               flag == "--loss" ||
-               flag == "--data" || flag == "--cavsc" || flag == "--cache" ||
-               flag == "--schedule" || flag == "--device" ||
-               flag == "--gemm") {
+               flag == "--loss" || flag == "--data" || flag == "--cavsc" ||
+               flag == "--cache" || flag == "--schedule" ||
+               flag == "--device" || flag == "--gemm") {
       if (!hasValue || value.empty())
         throw UsageError(flag + " needs a value (" + flag + "=...)");
       if (flag == "--workload")
