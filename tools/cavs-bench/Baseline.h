@@ -38,9 +38,9 @@ public:
   ~Baselines();
 
   /// For a train configuration: checks every implementation against cavs
-  /// now, and registers the benchmarks of their timing (after cavsc's
-  /// `cavsc`, whose samples/s the ratio counters use).
-  void add(const Config &config, const Measurement &cavsc);
+  /// now, and registers the benchmarks of their timing (after cavsc's runs
+  /// `cavsc`, one per round, whose median samples/s the ratio counters use).
+  void add(const Config &config, std::vector<const Measurement *> cavsc);
   /// Prints samples/s of cavsc and each baseline side by side.
   void printSummary(const std::string &workload) const;
   /// Whether an equivalence check failed.
@@ -51,7 +51,7 @@ private:
   struct Result {
     Config config;
     std::string impl;
-    const Measurement *cavsc = nullptr;
+    std::vector<const Measurement *> cavsc;
     std::vector<double> batchSeconds;
     double samples = 0, vertices = 0, maxRelDiff = 0;
     bool passed = false;

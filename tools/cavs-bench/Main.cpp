@@ -104,15 +104,12 @@ int run(const Options &options) {
       config.round = options.rounds > 1 ? round : 0;
       runs[i].push_back(&runner.add(config));
     }
-  // Filled with the medians after the runs, before anything reads them.
-  std::vector<Measurement> medians(configs.size());
-  // One baseline per configuration, beside the first engine's run.
+  // One baseline per configuration, beside the first engine's run; its
+  // benchmarks run after all of cavsc's rounds.
   for (size_t i = 0; i < configs.size(); ++i)
     if (options.gemms.empty() || configs[i].gemm == options.gemms.front())
-      baselines.add(configs[i], medians[i]);
+      baselines.add(configs[i], runs[i]);
   benchmark::RunSpecifiedBenchmarks();
-  for (size_t i = 0; i < configs.size(); ++i)
-    medians[i] = medianOf(runs[i]);
   if (options.ablation)
     printAblationTable(steps, runs);
   baselines.printSummary(workload->name);
