@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 #include "Ablation.h"
 
-#include <algorithm>
 #include <cstdio>
 
 namespace cavs::bench {
@@ -78,13 +77,8 @@ void printAblationTable(
                 median.samplesPerSecond,
                 base > 0 ? median.samplesPerSecond / base : 0.0);
     if (rounds > 1) {
-      double low = median.samplesPerSecond, high = low;
-      for (const Measurement *run : runs[i])
-        if (run->done) {
-          low = std::min(low, run->samplesPerSecond);
-          high = std::max(high, run->samplesPerSecond);
-        }
-      std::printf("   %.1f-%.1f", low, high);
+      const std::vector<double> rates = finishedRates(runs[i]);
+      std::printf("   %.1f-%.1f", rates.front(), rates.back());
     }
     std::printf("\n");
   }

@@ -81,14 +81,20 @@ std::string Config::name(const std::string &workload) const {
          (round == 0 ? "" : "/round:" + std::to_string(round));
 }
 
-Measurement medianOf(const std::vector<const Measurement *> &runs) {
+std::vector<double>
+finishedRates(const std::vector<const Measurement *> &runs) {
   std::vector<double> rates;
   for (const Measurement *run : runs)
     if (run->done)
       rates.push_back(run->samplesPerSecond);
+  std::sort(rates.begin(), rates.end());
+  return rates;
+}
+
+Measurement medianOf(const std::vector<const Measurement *> &runs) {
+  const std::vector<double> rates = finishedRates(runs);
   if (rates.empty())
     return Measurement{};
-  std::sort(rates.begin(), rates.end());
   const size_t middle = rates.size() / 2;
   const double median = rates.size() % 2
                             ? rates[middle]

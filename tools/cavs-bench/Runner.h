@@ -51,8 +51,11 @@ struct Measurement {
   double samplesPerSecond = 0;
 };
 
-/// The median of the finished runs (of a configuration's rounds); not done
-/// when none finished.
+/// The samples/s of the finished runs (of a configuration's rounds), in
+/// increasing order.
+std::vector<double> finishedRates(const std::vector<const Measurement *> &runs);
+
+/// The median of the finished runs; not done when none finished.
 Measurement medianOf(const std::vector<const Measurement *> &runs);
 
 class Runner {

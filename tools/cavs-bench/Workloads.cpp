@@ -394,19 +394,19 @@ const std::vector<cavs::GraphBatch> &Workload::batches(int32_t batchSize) {
   std::vector<cavs::GraphBatch> &list = batches_[batchSize];
   const int32_t count = std::min(samples.size() / batchSize, kMaxBatches);
   std::vector<int32_t> ids(static_cast<size_t>(batchSize));
-  for (int32_t b = 0; b < count; ++b) {
+  auto build = [&](int32_t b) {
     std::iota(ids.begin(), ids.end(), b * batchSize);
-    list.push_back(samples.batch(ids.data(), batchSize));
-  }
+    return samples.batch(ids.data(), batchSize);
+  };
+  for (int32_t b = 0; b < count; ++b)
+    list.push_back(build(b));
   // Timed as a training loop pays it: each batch built and dropped after
   // its step, so its memory is reused. Building the list above also
   // faults in fresh pages for every batch kept (about 3x slower per batch
   // on this project's VMs), which no such loop does after its first step.
   const auto start = std::chrono::steady_clock::now();
-  for (int32_t b = 0; b < count; ++b) {
-    std::iota(ids.begin(), ids.end(), b * batchSize);
-    const cavs::GraphBatch rebuilt = samples.batch(ids.data(), batchSize);
-  }
+  for (int32_t b = 0; b < count; ++b)
+    const cavs::GraphBatch rebuilt = build(b);
   buildSeconds_[batchSize] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count() /
