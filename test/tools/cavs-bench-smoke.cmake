@@ -87,3 +87,25 @@ foreach(check "6;no-merge/round:1" "15;no-merge/round:2" "9;all-off/round:2")
   endif()
 endforeach()
 run_bench(FALSE "--rounds expects positive integers, got '0'" --rounds=0)
+# --products: the N-ary Tree-LSTM's product pairs, separate and merged, each
+# shape's two forms checked equal, then timed one after the other.
+run_bench(TRUE "separate, merged, merged / separate"
+  --products --hidden=16 --min-seconds=0.01
+  --benchmark_out=${WORK}/products.json --benchmark_out_format=json)
+# 5 task sizes x weights in cache and in memory x 2 directions x 2 forms.
+read_benchmarks(${WORK}/products.json 40 json)
+foreach(check "0;forward/separate/h:16/rows:8/weights:cache"
+              "1;forward/merged/h:16/rows:8/weights:cache"
+              "3;backward/merged/h:16/rows:8/weights:cache"
+              "39;backward/merged/h:16/rows:300/weights:memory")
+  list(GET check 0 index)
+  list(GET check 1 form)
+  string(JSON name GET "${json}" benchmarks ${index} name)
+  string(JSON rate GET "${json}" benchmarks ${index} GFLOP/s)
+  if(NOT name MATCHES "^products/${form}/threads:1/" OR NOT rate GREATER 0)
+    message(FATAL_ERROR "products.json: benchmark ${index} is '${name}' at "
+                        "${rate} GFLOP/s, not ${form}")
+  endif()
+endforeach()
+run_bench(FALSE "--ablation and --products are separate runs"
+  --products --ablation)

@@ -11,6 +11,7 @@
 #include "ModelCache.h"
 #include "Options.h"
 #include "Peak.h"
+#include "Products.h"
 #include "Runner.h"
 #include "Workloads.h"
 
@@ -70,6 +71,8 @@ std::vector<Config> ablation(const Options &options, ModelCache &cache,
 }
 
 int run(const Options &options) {
+  if (options.products)
+    return runProducts(options);
   std::optional<Workload> workload = makeWorkload(options);
   if (!workload)
     return 0;

@@ -165,6 +165,10 @@ std::string usage() {
          "  --ablation         for the first batch, hidden size and mode:\n"
          "                     every optimization off, each one on alone, all\n"
          "                     on, all on with 2 threads (Cavs Fig. 10)\n"
+         "  --products         no workload: the N-ary Tree-LSTM's product\n"
+         "                     pairs, separate and merged into one, for\n"
+         "                     task rows 8-300 at each --hidden, --threads\n"
+         "                     and --gemm, weights in cache and in memory\n"
          "  --cavsc=PATH       the compiler (default: the cavsc next to\n"
          "                     cavs-bench)\n"
          "  --cache=DIR        compiled model libraries\n"
@@ -206,6 +210,9 @@ Options parseOptions(int argc, char **argv) {
     } else if (flag == "--ablation") {
       noValue();
       options.ablation = true;
+    } else if (flag == "--products") {
+      noValue();
+      options.products = true;
     } else if (flag == "--workload" || flag == "--batch" ||
                flag == "--hidden" || flag == "--mode" || flag == "--threads" ||
                flag == "--min-seconds" || flag == "--rounds" ||
@@ -261,6 +268,8 @@ Options parseOptions(int argc, char **argv) {
       options.benchmarkArgs.push_back(argv[i]);
     }
   }
+  if (options.ablation && options.products)
+    throw UsageError("--ablation and --products are separate runs: give one");
   return options;
 }
 

@@ -75,6 +75,9 @@ struct Options {
   bool rootLoss = false;
   /// Run the optimization ablation (Cavs Fig. 10) instead of the sweep.
   bool ablation = false;
+  /// Time the models' product pairs merged against separate (Products.h)
+  /// instead of running a workload.
+  bool products = false;
   /// How batches are cut into tasks (cavs/schedule.h).
   cavs_schedule_policy schedule = CAVS_SCHEDULE_LEVELS;
   /// Where the models run: cpu, cuda, cuda:N (cavs_device_parse).

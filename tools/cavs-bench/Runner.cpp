@@ -91,15 +91,20 @@ finishedRates(const std::vector<const Measurement *> &runs) {
   return rates;
 }
 
+double median(std::vector<double> values) {
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  const size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle]
+                           : (values[middle - 1] + values[middle]) / 2;
+}
+
 Measurement medianOf(const std::vector<const Measurement *> &runs) {
   const std::vector<double> rates = finishedRates(runs);
   if (rates.empty())
     return Measurement{};
-  const size_t middle = rates.size() / 2;
-  const double median = rates.size() % 2
-                            ? rates[middle]
-                            : (rates[middle - 1] + rates[middle]) / 2;
-  return Measurement{true, median};
+  return Measurement{true, median(rates)};
 }
 
 Runner::Runner(Workload &workload, std::vector<SgemmPeak> peaks,

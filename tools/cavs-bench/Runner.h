@@ -55,6 +55,9 @@ struct Measurement {
 /// increasing order.
 std::vector<double> finishedRates(const std::vector<const Measurement *> &runs);
 
+/// The median of `values`; 0 when there are none.
+double median(std::vector<double> values);
+
 /// The median of the finished runs; not done when none finished.
 Measurement medianOf(const std::vector<const Measurement *> &runs);
 
