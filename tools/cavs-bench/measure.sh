@@ -35,6 +35,7 @@ run treelstm-hidden --workload=treelstm --hidden=32,64,128,256,512 --batch=64 --
 run treelstm-h1024 --workload=treelstm --hidden=1024 --batch=64 --mode=train,infer --min-seconds=2 --baselines=none
 run ablation-h128 --workload=treelstm --ablation --hidden=128 --mode=train --min-seconds=3
 run ablation-h512 --workload=treelstm --ablation --hidden=512 --mode=train --min-seconds=3
+run products --products --hidden=128,512 --min-seconds=0.5 --rounds=3
 run treefc --workload=treefc --hidden=128,256 --batch=64 --mode=train,infer --min-seconds=2
 run chainlstm --workload=chainlstm --hidden=256 --batch=64 --mode=train,infer --min-seconds=2
 run fixedlstm --workload=fixedlstm --hidden=256 --batch=64 --mode=train,infer --min-seconds=2
