@@ -253,6 +253,30 @@ void printTable(const std::deque<ProductCase> &cases, int32_t rounds) {
   }
 }
 
+/// Registers the four benchmarks of `shape` (its direction and form are
+/// set here): both forms of a direction one after the other, so that a
+/// drifting machine slows both alike.
+void registerShape(std::deque<ProductCase> &cases, const ProductCase &shape,
+                   const std::vector<float> &sweep, double minSeconds) {
+  for (Direction direction : {Direction::Forward, Direction::Backward})
+    for (bool merged : {false, true}) {
+      // A deque: the benchmarks keep references to their cases.
+      ProductCase &c = cases.emplace_back(shape);
+      c.direction = direction;
+      c.merged = merged;
+      auto *benchmark = benchmark::RegisterBenchmark(
+          c.name().c_str(),
+          [&c, &sweep](benchmark::State &state) { runCase(state, c, sweep); });
+      benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
+      // From memory, every call pays a sweep of the caches besides its own
+      // time: a fixed count bounds the run.
+      if (c.cold)
+        benchmark->Iterations(std::max<int64_t>(10, int64_t(minSeconds * 50)));
+      else
+        benchmark->MinTime(minSeconds);
+    }
+}
+
 } // namespace
 
 int runProducts(const Options &options) {
@@ -268,35 +292,24 @@ int runProducts(const Options &options) {
   std::vector<std::string> gemms = options.gemms;
   if (gemms.empty())
     gemms.push_back("");
-  // A deque: the benchmarks keep references to their cases.
   std::deque<ProductCase> cases;
+  ProductCase shape;
   for (int32_t round = 1; round <= options.rounds; ++round)
     for (int32_t hidden : options.hiddens)
       for (bool cold : {false, true})
         for (int32_t rows : kTaskRows)
           for (int32_t threads : options.threads)
-            for (const std::string &gemm : gemms)
-              for (Direction direction :
-                   {Direction::Forward, Direction::Backward})
-                // The two forms of a product one after the other, so that
-                // a drifting machine slows both alike.
-                for (bool merged : {false, true}) {
-                  ProductCase &c = cases.emplace_back();
-                  c = ProductCase{direction, merged, hidden, rows, threads,
-                                  cold, gemm, options.rounds > 1 ? round : 0};
-                  auto *benchmark = benchmark::RegisterBenchmark(
-                      c.name().c_str(), [&c, &sweep](benchmark::State &state) {
-                        runCase(state, c, sweep);
-                      });
-                  benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
-                  // From memory, every call pays a sweep of the caches
-                  // besides its own time: a fixed count bounds the run.
-                  if (cold)
-                    benchmark->Iterations(
-                        std::max<int64_t>(10, int64_t(options.minSeconds * 50)));
-                  else
-                    benchmark->MinTime(options.minSeconds);
-                }
+            for (const std::string &gemm : gemms) {
+              // The sweep takes milliseconds, long enough for the pool's
+              // workers to fall asleep: with more threads the call would
+              // time their wake-up too.
+              if (cold && threads > 1)
+                continue;
+              shape.hidden = hidden, shape.rows = rows;
+              shape.threads = threads, shape.cold = cold, shape.gemm = gemm;
+              shape.round = options.rounds > 1 ? round : 0;
+              registerShape(cases, shape, sweep, options.minSeconds);
+            }
   benchmark::RunSpecifiedBenchmarks();
   printTable(cases, options.rounds);
   return 0;
