@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,12 @@ float weightAt(int32_t child, int64_t i) {
   return 0.01f * float((i * 7 + child * 3) % 13) - 0.06f;
 }
 float arenaAt(int64_t i) { return 0.01f * float((i * 5) % 11) - 0.05f; }
+
+/// The bytes of a case's buffers: arena and scratch rows, both matrices.
+double productBytes(int32_t hidden, int32_t rows) {
+  const double h = hidden;
+  return 4.0 * (rows * (18 * h + 10 * h) + 10 * h * h);
+}
 
 /// The one or two products of a case, on its own buffers.
 class Products {
@@ -285,9 +292,20 @@ int runProducts(const Options &options) {
   std::fflush(stdout);
   for (int32_t hidden : options.hiddens)
     for (int32_t rows : kTaskRows)
-      for (Direction direction : {Direction::Forward, Direction::Backward})
-        if (!formsAgree(direction, hidden, rows))
+      for (Direction direction : {Direction::Forward, Direction::Backward}) {
+        try {
+          if (!formsAgree(direction, hidden, rows))
+            return 1;
+        } catch (const std::bad_alloc &) {
+          std::fprintf(stderr,
+                       "cavs-bench: --products at H = %d: the operands of "
+                       "both forms for %d rows (%.1f GiB) do not fit in "
+                       "memory\n",
+                       hidden, rows,
+                       2 * productBytes(hidden, rows) / 1073741824.0);
           return 1;
+        }
+      }
   const std::vector<float> sweep(kEvictFloats, 1.0f);
   std::vector<std::string> gemms = options.gemms;
   if (gemms.empty())
