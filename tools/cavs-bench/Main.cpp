@@ -46,7 +46,8 @@ std::vector<Config> sweep(const Options &options, ModelCache &cache,
       for (Mode mode : options.modes)
         for (int32_t threads : options.threads) {
           if (options.gemms.empty())
-            configs.push_back(Config{mode, batch, hidden, threads, "", def, ""});
+            configs.push_back(
+                Config{mode, batch, hidden, threads, "", def, ""});
           for (const std::string &gemm : options.gemms)
             configs.push_back(
                 Config{mode, batch, hidden, threads, gemm, def, ""});

@@ -50,9 +50,8 @@ struct ProductCase {
   /// The GEMM engine; empty: the runtime's choice.
   std::string gemm;
   int32_t round = 0;
-  /// GFLOP/s of the finished run.
+  /// GFLOP/s of the finished run; 0 until it ran.
   double rate = 0;
-  bool done = false;
 
   std::string name() const {
     std::string name = "products/";
@@ -70,13 +69,14 @@ struct ProductCase {
   /// The same shape, other form or round.
   bool sameShape(const ProductCase &other) const {
     return hidden == other.hidden && rows == other.rows &&
-           threads == other.threads && cold == other.cold &&
-           gemm == other.gemm;
+           threads == other.threads && cold == other.cold && gemm == other.gemm;
   }
 };
 
 /// Arena rows: the Tree-LSTMs' arenas hold about 18 H floats per vertex.
 int64_t arenaLd(int32_t hidden) { return 18 * int64_t(hidden); }
+/// Scratch rows: both children's products side by side.
+int64_t scratchLd(int32_t hidden) { return 10 * int64_t(hidden); }
 
 /// Operand values, small and varied so that a layout mistake shows in the
 /// results: element i of child `child`'s matrix as the separate form stores
@@ -89,7 +89,8 @@ float arenaAt(int64_t i) { return 0.01f * float((i * 5) % 11) - 0.05f; }
 /// The bytes of a case's buffers: arena and scratch rows, both matrices.
 double productBytes(int32_t hidden, int32_t rows) {
   const double h = hidden;
-  return 4.0 * (rows * (18 * h + 10 * h) + 10 * h * h);
+  return 4.0 *
+         (rows * double(arenaLd(hidden) + scratchLd(hidden)) + 10 * h * h);
 }
 
 /// The one or two products of a case, on its own buffers.
@@ -98,7 +99,7 @@ public:
   Products(Direction direction, bool merged, int32_t hidden, int32_t rows)
       : direction_(direction), merged_(merged), h_(hidden), rows_(rows),
         arena_(size_t(rows) * arenaLd(hidden)),
-        scratch_(size_t(rows) * 10 * hidden, 0.0f) {
+        scratch_(size_t(rows) * scratchLd(hidden), 0.0f) {
     for (size_t i = 0; i < arena_.size(); ++i)
       arena_[i] = arenaAt(int64_t(i));
     // Separate: one [H x 5H] (forward, transposed copy) or [5H x H]
@@ -114,16 +115,16 @@ public:
     }
     first_.resize(2 * matrix);
     for (int64_t i = 0; i < 2 * matrix; ++i)
-      first_[i] = direction_ == Direction::Forward
-                      ? weightAt(int32_t(i / matrix), i % matrix)
-                      : weightAt(int32_t(i % (2 * h) / h),
-                                 i / (2 * h) * h + i % h);
+      first_[i] =
+          direction_ == Direction::Forward
+              ? weightAt(int32_t(i / matrix), i % matrix)
+              : weightAt(int32_t(i % (2 * h) / h), i / (2 * h) * h + i % h);
   }
 
   double flops() const { return 20.0 * rows_ * double(h_) * h_; }
 
   void run() {
-    const int64_t ld = arenaLd(h_), out = 10 * int64_t(h_), h = h_;
+    const int64_t ld = arenaLd(h_), out = scratchLd(h_), h = h_;
     const float *a = arena_.data(), *w = first_.data();
     float *c = scratch_.data();
     if (direction_ == Direction::Forward) {
@@ -148,7 +149,7 @@ public:
   /// Output row r, as the merged form lays it out (forward: the two
   /// children's products added).
   std::vector<float> mergedRow(int32_t r) const {
-    const float *row = scratch_.data() + int64_t(r) * 10 * h_;
+    const float *row = scratch_.data() + r * scratchLd(h_);
     if (direction_ == Direction::Backward)
       return std::vector<float>(row, row + 2 * h_);
     std::vector<float> sum(row, row + 5 * h_);
@@ -216,8 +217,9 @@ void runCase(benchmark::State &state, ProductCase &c,
     state.SetIterationTime(elapsed);
     seconds += elapsed;
   }
-  c.rate = products.flops() * double(state.iterations()) / seconds / 1e9;
-  c.done = seconds > 0;
+  c.rate = seconds > 0
+               ? products.flops() * double(state.iterations()) / seconds / 1e9
+               : 0.0;
   state.counters["GFLOP/s"] = c.rate;
   state.SetLabel(cavs_gemm_engine());
 }
@@ -227,17 +229,18 @@ double medianRate(const std::deque<ProductCase> &cases,
                   const ProductCase &shape, Direction direction, bool merged) {
   std::vector<double> rates;
   for (const ProductCase &c : cases)
-    if (c.done && c.sameShape(shape) && c.direction == direction &&
+    if (c.rate > 0 && c.sameShape(shape) && c.direction == direction &&
         c.merged == merged)
       rates.push_back(c.rate);
   return median(std::move(rates));
 }
 
 void printTable(const std::deque<ProductCase> &cases, int32_t rounds) {
-  std::printf("\nproducts (GFLOP/s%s): separate, merged, merged / separate\n",
-              rounds > 1 ? (", medians of " + std::to_string(rounds) +
-                            " rounds").c_str()
-                         : "");
+  std::printf(
+      "\nproducts (GFLOP/s%s): separate, merged, merged / separate\n",
+      rounds > 1
+          ? (", medians of " + std::to_string(rounds) + " rounds").c_str()
+          : "");
   std::printf("  %6s %5s %8s %8s | %9s %8s %6s | %9s %8s %6s\n", "H", "rows",
               "weights", "threads", "fwd sep", "merged", "ratio", "bwd sep",
               "merged", "ratio");
