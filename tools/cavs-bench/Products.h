@@ -1,5 +1,4 @@
-//===- Products.h - merged against separate products (--products) -*- C++
-//-*-===//
+//===- Products.h - merged and separate products (--products) --*- C++ -*-===//
 //
 // The N-ary Tree-LSTM's inner vertex multiplies each child's h by its own
 // packed [5H x H] matrix (forward: two products over a task's rows) and the
