@@ -4,17 +4,20 @@
 // transposed from the scope's range (ops/TransposedOperands.h): the
 // products must equal those without the scope, follow new values in the
 // next scope, and keep apart matrices that start at the same float (a
-// pack and its first member); copies no longer read are freed.
+// pack and its first member); copies are aligned like the parameters, and
+// those no longer read are freed.
 //
 //===----------------------------------------------------------------------===//
 #include "RandomFloats.h"
 #include "ops/CpuOps.h"
 #include "ops/TransposedOperands.h"
+#include "params/AlignedBuffer.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -88,12 +91,25 @@ TEST(TransposedOperandsTest, AMatrixAndItsFirstRowsAreCopiedApart) {
   expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
 }
 
+TEST(TransposedOperandsTest, CopiesAreAlignedLikeTheParameters) {
+  // A copy of 2 MiB or more starts on a huge page, a smaller one on a cache
+  // line (params/AlignedBuffer.h): the copies are written column by column.
+  const int64_t n = 1024, k = 512;
+  std::vector<float> params(n * k + 1);
+  cpu::StableOperandScope scope(params.data(), params.data() + params.size());
+  const float *large = cpu::transposedOperand(params.data() + 1, k, n, k);
+  const float *small = cpu::transposedOperand(params.data() + 1, k, 3, 5);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(large) % kHugePageBytes, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small) % kBufferAlignment, 0u);
+}
+
 TEST(TransposedOperandsTest, CopiesOfMatricesNoLongerReadAreFreed) {
   std::vector<float> params(6 * 8);
   auto pass = [&](bool readsTransposed) {
     cpu::StableOperandScope scope(params.data(), params.data() + 48);
-    if (readsTransposed)
+    if (readsTransposed) {
       ASSERT_NE(cpu::transposedOperand(params.data(), 8, 6, 8), nullptr);
+    }
   };
   for (int idle = 0; idle < 5; ++idle) // frees the other tests' copies
     pass(false);

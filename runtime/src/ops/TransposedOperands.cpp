@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ops/TransposedOperands.h"
+#include "params/AlignedBuffer.h"
 
 #include <cblas.h>
 
 #include <map>
 #include <tuple>
-#include <vector>
 
 namespace cavs::runtime::cpu {
 
@@ -22,7 +22,10 @@ namespace {
 constexpr int kIdleScopesKept = 4;
 
 struct Copy {
-  std::vector<float> values;
+  /// Aligned, and in huge pages when large, like the parameters: written
+  /// column by column, a copy in 4 KiB pages took a TLB miss nearly every
+  /// float, and the transposes twice as long (docs/performance.md).
+  AlignedBuffer values;
   /// Scopes begun since it was made or last used: 0 means made in the
   /// current scope; a new entry has no values yet.
   int idleScopes = 1;
@@ -60,7 +63,8 @@ const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
     return nullptr;
   Copy &copy = cache.copies[{b, ldb, n, k}];
   if (copy.idleScopes != 0) {
-    copy.values.resize(static_cast<size_t>(n * k));
+    if (copy.values.size() == 0) // its size is part of the key
+      copy.values = AlignedBuffer(n * k);
     cblas_somatcopy(CblasRowMajor, CblasTrans, n, k, 1.0f, b, ldb,
                     copy.values.data(), n);
     copy.idleScopes = 0;
@@ -71,7 +75,7 @@ const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
 int64_t transposedOperandFloats() {
   int64_t floats = 0;
   for (const auto &entry : cache.copies)
-    floats += static_cast<int64_t>(entry.second.values.size());
+    floats += entry.second.values.size();
   return floats;
 }
 

@@ -1,7 +1,8 @@
 //===- AlignedBuffer.h - zeroed, 64-byte-aligned float arrays -------------===//
 //
-// The storage of parameters, gradients, optimizer state and the passes'
-// host buffers (arenas, state): one allocation per flat array, aligned to a
+// The storage of parameters, gradients, optimizer state, the passes' host
+// buffers (arenas, state) and the products' transposed parameter copies
+// (ops/TransposedOperands.h): one allocation per flat array, aligned to a
 // cache line so that every tensor starting at a multiple of
 // CAVS_PARAM_ALIGNMENT floats is aligned for any SIMD width.
 //
