@@ -10,7 +10,9 @@
 #include "TestSupport.h"
 
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <string>
 
 namespace cavs::test {
 namespace {
@@ -234,6 +236,76 @@ TEST(Optimizer, PaddingStaysZero) {
     for (int64_t i : {40, 47, 80 + 5, 95})
       EXPECT_EQ(data[i], 0.0f) << "padding element " << i;
   }
+}
+
+/// Large enough that zeroing and every rule split over 2 or 3 threads at
+/// the default threshold (16384 floats touched): a tracked table "E" with
+/// half its rows touched, dense "W" and "b" and a frozen "F" between them.
+ModelSpec splitModel() {
+  ModelSpec spec;
+  spec.name = "split";
+  spec.params = {matrixParam("E", 300, 64, CAVS_INIT_UNIFORM, -0.5, 0.5),
+                 matrixParam("W", 130, 129, CAVS_INIT_XAVIER),
+                 matrixParam("F", 20, 20, CAVS_INIT_ONES),
+                 vectorParam("b", 37, CAVS_INIT_CONSTANT, 0.25)};
+  return spec;
+}
+
+/// The parameters after three clipped steps of `o` on 1 thread of the
+/// CPU work (cavs_set_num_threads), or `threads`.
+std::vector<float> stepsOnThreads(const cavs_optimizer_options &o,
+                                  int32_t threads) {
+  EXPECT_EQ(cavs_set_num_threads(threads), CAVS_OK);
+  ParamStore params(splitModel().desc(), 7);
+  params.setFrozen(2);
+  GradStore grads(params);
+  grads.trackRows(0);
+  Optimizer optimizer(params, o);
+  for (int step = 0; step < 3; ++step) {
+    std::vector<int32_t> rows;
+    for (int32_t row = step; row < 300; row += 2)
+      rows.push_back((row * 7) % 300); // scattered, as a batch's words
+    grads.markRows(0, rows);
+    Span<float> g = grads.data();
+    for (int32_t row : rows)
+      for (int64_t i = 0; i < 64; ++i)
+        g[row * 64 + i] = std::sin(0.37f * float(row * 64 + i + step));
+    for (int32_t p = 1; p < params.numParams(); ++p) {
+      Span<float> values = grads.values(p);
+      for (size_t i = 0; i < values.size(); ++i)
+        values[i] = std::cos(0.11f * float(i) + float(p + step));
+    }
+    optimizer.step(params, grads);
+    grads.zero();
+    for (float value : grads.data())
+      EXPECT_EQ(value, 0.0f) << "a gradient left after zero()";
+  }
+  return toVector(params.data());
+}
+
+// Tests that zeroing and updates split over threads (params/RangeSlices.h)
+// compute what one thread computes, bit for bit, for each kind: clipped,
+// with weight decay, momentum, touched rows and a frozen parameter.
+TEST(Optimizer, SameOnAnyThreadCount) {
+  const int32_t original = cavs_num_threads();
+  for (OptimizerKind kind :
+       {OptimizerKind::Sgd, OptimizerKind::Adagrad, OptimizerKind::Adam}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    cavs_optimizer_options o = options(kind, 0.05, 0.01);
+    o.momentum = kind == OptimizerKind::Sgd ? 0.9 : 0.0;
+    o.nesterov = kind == OptimizerKind::Sgd;
+    o.clip_norm = 10.0;
+    const std::vector<float> oneThread = stepsOnThreads(o, 1);
+    for (int32_t threads : {2, 3}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads");
+      const std::vector<float> split = stepsOnThreads(o, threads);
+      ASSERT_EQ(split.size(), oneThread.size());
+      EXPECT_EQ(std::memcmp(split.data(), oneThread.data(),
+                            split.size() * sizeof(float)),
+                0);
+    }
+  }
+  ASSERT_EQ(cavs_set_num_threads(original), CAVS_OK);
 }
 
 // Tests option defaults and accessors.

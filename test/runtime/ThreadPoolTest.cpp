@@ -6,7 +6,7 @@
 // keeps working.
 //
 //===----------------------------------------------------------------------===//
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- ThreadedOpsTest.cpp - the CPU ops, bitwise, on any threads ---------===//
 //
-// Every op split over the pool (ops/ThreadPool.h) is run on 1, 2 and 3
+// Every op split over the pool (support/ThreadPool.h) is run on 1, 2 and 3
 // threads from the same inputs, and its outputs must be bitwise equal:
 // rows split by rows, accumulations by columns, products by blocks of C
 // (OpenBLAS's products within rounding: its kernels do not promise it).
@@ -14,7 +14,7 @@
 #include "ops/CpuDeviceOps.h"
 #include "ops/CpuOps.h"
 #include "ops/GemmEngine.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 
 #include <gtest/gtest.h>
 

@@ -220,7 +220,8 @@ CAVS_API int32_t cavs_model_last_num_levels(const cavs_model *model);
 /// outputs and gradients (0 before any).
 CAVS_API int32_t cavs_model_last_num_vertices(const cavs_model *model);
 
-/// Sets the number of threads the kernels use (>= 1). Process-wide; the
+/// Sets the number of threads the kernels and the optimizer steps use
+/// (>= 1). Process-wide; the
 /// default, applied when the first instance is created, is
 /// $CAVS_NUM_THREADS when it is a positive integer, else the number of
 /// cores.

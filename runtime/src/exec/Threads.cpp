@@ -3,12 +3,13 @@
 // The count behind cavs_set_num_threads and cavs_num_threads, and its lazy
 // default: a valid $CAVS_NUM_THREADS (a positive decimal integer), else the
 // number of cores.
-// The count sizes the ops' pool (ops/ThreadPool.h), which also splits the
-// matrix products: the GEMM engines run on the calling thread only.
+// The count sizes the pool (support/ThreadPool.h) of the ops, which also
+// splits the matrix products (the GEMM engines run on the calling thread
+// only), and of the optimizer steps.
 //
 //===----------------------------------------------------------------------===//
 #include "exec/Threads.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 
 #include <atomic>
 #include <cerrno>

@@ -1,10 +1,10 @@
 //===- Threads.h - the process-wide kernel thread count -------------------===//
 //
 // The CPU ops of the generated code, its fused kernels and matrix products
-// included, run on the threads of the ops' pool (ops/ThreadPool.h). Their
-// number is process-wide: $CAVS_NUM_THREADS or the number of cores by
-// default, applied when the first model instance is created, and changed by
-// cavs_set_num_threads.
+// included, and the optimizer steps run on the threads of the pool
+// (support/ThreadPool.h). Their number is process-wide: $CAVS_NUM_THREADS
+// or the number of cores by default, applied when the first model instance
+// is created, and changed by cavs_set_num_threads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_EXEC_THREADS_H

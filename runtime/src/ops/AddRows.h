@@ -3,7 +3,7 @@
 // The backward passes of gather (child_grad), lookup (lookup_grad) and pull
 // (scatter_rows with accumulate) all add a call's rows into rows of a
 // larger buffer named by an index, where several rows may name the same
-// one. They split by columns (ops/ThreadPool.h): each thread adds every row
+// one. They split by columns (support/ThreadPool.h): each thread adds every row
 // of its columns in row order, so every sum is the same for any thread
 // count.
 //
@@ -11,7 +11,7 @@
 #ifndef CAVS_RUNTIME_OPS_ADDROWS_H
 #define CAVS_RUNTIME_OPS_ADDROWS_H
 
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 
 #include <cstdint>
 

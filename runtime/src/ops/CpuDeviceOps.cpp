@@ -4,13 +4,13 @@
 // (ops/CpuOps.h; generated from cavs/ops.def); the table-only entries take
 // their CPU meaning here: the loss is added into the call's host double, a
 // constant array is used in place, and fused kernels run through run_rows,
-// which splits their rows over the pool (ops/ThreadPool.h), not launch.
+// which splits their rows over the pool (support/ThreadPool.h), not launch.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuDeviceOps.h"
 
 #include "ops/CpuOps.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 
 namespace cavs::runtime {
 

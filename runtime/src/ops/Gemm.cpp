@@ -6,7 +6,7 @@
 // read C when beta == 0.
 //
 // A large product is cut into blocks of C, one per thread of the pool
-// (ops/ThreadPool.h), each a single-threaded engine call: the models'
+// (support/ThreadPool.h), each a single-threaded engine call: the models'
 // products have few rows (a task's vertices) or, for the weight gradients,
 // a short k, shapes an engine's own threads split poorly. The blocks are
 // rows of C when C has more rows than columns, else columns, so that each
@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
 #include "ops/GemmEngine.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 #include "ops/TransposedOperands.h"
 
 #include <algorithm>

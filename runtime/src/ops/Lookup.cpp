@@ -2,14 +2,14 @@
 //
 // Table rows selected by per-vertex int32 ids (word embeddings). The ids are
 // data, so both directions range-check them all first (ops/IndexCheck.h)
-// and only then write, split over the pool (ops/ThreadPool.h): lookups by
+// and only then write, split over the pool (support/ThreadPool.h): lookups by
 // rows, gradients, where rows may share a word, by columns.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/AddRows.h"
 #include "ops/CpuOps.h"
 #include "ops/IndexCheck.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 #include "support/Guard.h"
 
 #include <algorithm>

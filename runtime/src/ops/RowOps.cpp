@@ -4,14 +4,14 @@
 // and the reductions that need no index checks (column and row sums, the
 // loss total). Each works on whole rows with plain loops, which the compiler
 // vectorizes; none can fail. Independent rows are split over the pool
-// (ops/ThreadPool.h); accumulations, whose rows may add into the same
+// (support/ThreadPool.h); accumulations, whose rows may add into the same
 // destination, are split by columns, each thread adding all rows of its
 // columns in row order, so every sum is the same for any thread count.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/AddRows.h"
 #include "ops/CpuOps.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 #include "support/CpuDispatch.h"
 
 #include <algorithm>

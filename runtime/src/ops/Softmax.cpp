@@ -5,13 +5,13 @@
 // however large its logits (and FastExp.h's vectorizable exp applies); the
 // loss uses log-sum-exp rather than the log of a softmax probability, which
 // would underflow to log(0). Rows are independent and split over the pool
-// (ops/ThreadPool.h), after the labels of every row are checked.
+// (support/ThreadPool.h), after the labels of every row are checked.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
 #include "ops/FastExp.h"
 #include "ops/IndexCheck.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 #include "support/Guard.h"
 
 #include <algorithm>

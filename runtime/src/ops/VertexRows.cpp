@@ -3,14 +3,14 @@
 // Pulls, pushes and their gradients live in buffers indexed by batch vertex
 // id, while a call's rows are its vertices in task order; these ops move
 // rows between the two through the call's vertex ids, split over the pool
-// (ops/ThreadPool.h) by rows, or by columns where rows accumulate into
+// (support/ThreadPool.h) by rows, or by columns where rows accumulate into
 // shared destinations. mark_rows records
 // the table rows a lookup's backward pass wrote in the gradient store.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/AddRows.h"
 #include "ops/CpuOps.h"
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 #include "params/GradStore.h"
 #include "support/Guard.h"
 

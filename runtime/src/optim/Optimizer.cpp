@@ -2,13 +2,15 @@
 //
 // A step first checks that parameters and gradients belong to the
 // optimizer's model, then computes the clipping factor over the active
-// gradient ranges and hands the same ranges to the rule of its kind.
+// gradient ranges and hands the same ranges, in slices split over the
+// kernel threads, to the rule of its kind.
 //
 //===----------------------------------------------------------------------===//
 #include "optim/Optimizer.h"
 
 #include "optim/Options.h"
 #include "optim/UpdateRules.h"
+#include "params/RangeSlices.h"
 
 #include <cmath>
 
@@ -69,19 +71,26 @@ Status Optimizer::step(ParamStore &params, const GradStore &grads) {
     slots.push_back(slot.data());
   const UpdateArgs args{params.data(), grads.data(), slots.data(),
                         clipScale(grads, ranges), stepCount_ + 1};
-  switch (options_.kind) {
-  case CAVS_OPTIMIZER_SGD:
-    sgdUpdate(options_, args, ranges);
-    break;
-  case CAVS_OPTIMIZER_ADAGRAD:
-    adagradUpdate(options_, args, ranges);
-    break;
-  case CAVS_OPTIMIZER_ADAM:
-    adamUpdate(options_, args, ranges);
-    break;
-  case CAVS_OPTIMIZER_FORCE_INT32:
-    break;
-  }
+  // Each rule reads a parameter, its gradient and state, and writes the
+  // parameter and state: about five floats an element (SGD without
+  // momentum three, Adam seven).
+  constexpr int64_t kFloatsPerElement = 5;
+  parallelSlices(ranges, kFloatsPerElement,
+                 [&](const std::vector<ElementRange> &slice) {
+                   switch (options_.kind) {
+                   case CAVS_OPTIMIZER_SGD:
+                     sgdUpdate(options_, args, slice);
+                     break;
+                   case CAVS_OPTIMIZER_ADAGRAD:
+                     adagradUpdate(options_, args, slice);
+                     break;
+                   case CAVS_OPTIMIZER_ADAM:
+                     adamUpdate(options_, args, slice);
+                     break;
+                   case CAVS_OPTIMIZER_FORCE_INT32:
+                     break;
+                   }
+                 });
   ++stepCount_;
   return Status();
 }

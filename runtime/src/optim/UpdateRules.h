@@ -3,8 +3,8 @@
 // One function per optimizer kind applies its rule to a list of element
 // ranges of the flat buffers. Per-step coefficients are computed once in
 // double, the loops run in float over restrict pointers so that they
-// vectorize; ranges are independent, so they can later be split across
-// threads.
+// vectorize; ranges are independent, and Optimizer::step hands each thread
+// a slice of them (params/RangeSlices.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_OPTIM_UPDATERULES_H

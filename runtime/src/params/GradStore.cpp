@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "params/GradStore.h"
+#include "params/RangeSlices.h"
 
 #include <algorithm>
 #include <cstring>
@@ -17,9 +18,13 @@ GradStore::GradStore(std::shared_ptr<const ModelLayout> layout)
       trackers_(layout_->numParams()) {}
 
 void GradStore::zero() {
-  for (const ElementRange &range : activeRanges())
-    std::memset(data() + range.begin, 0,
-                static_cast<size_t>(range.end - range.begin) * sizeof(float));
+  parallelSlices(activeRanges(), 1,
+                 [&](const std::vector<ElementRange> &slice) {
+                   for (const ElementRange &range : slice)
+                     std::memset(data() + range.begin, 0,
+                                 static_cast<size_t>(range.end - range.begin) *
+                                     sizeof(float));
+                 });
   for (std::optional<RowTracker> &tracker : trackers_)
     if (tracker) {
       for (int32_t row : tracker->rows)

@@ -1,4 +1,4 @@
-//===- ThreadPool.cpp - the fork-join threads of the CPU ops --------------===//
+//===- ThreadPool.cpp - the fork-join threads of the CPU work -------------===//
 //
 // A call publishes its job with one atomic ticket; the caller and the
 // workers that see it claim its ranges one by one and count each done in
@@ -6,7 +6,7 @@
 // zero. Which thread runs a range does not change its results.
 //
 //===----------------------------------------------------------------------===//
-#include "ops/ThreadPool.h"
+#include "support/ThreadPool.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,9 +1,10 @@
-//===- ThreadPool.h - the fork-join threads of the CPU ops ----------------===//
+//===- ThreadPool.h - the fork-join threads of the CPU work ---------------===//
 //
 // One process-wide pool runs the CPU ops (and the fused kernels, through
-// run_rows) on the kernel threads (cavs_set_num_threads): an op splits its
-// rows, columns or blocks of a product into contiguous ranges, one per
-// thread, which the calling thread and the workers claim and run. Between
+// run_rows), the optimizers' updates and the zeroing of gradients on the
+// kernel threads (cavs_set_num_threads): an op splits its rows, columns or
+// blocks of a product into contiguous ranges, one per thread, which the
+// calling thread and the workers claim and run. Between
 // calls the workers spin briefly (the next op usually follows within
 // microseconds), then sleep, so an idle pool costs nothing.
 //
@@ -15,8 +16,8 @@
 // docs/runtime.md, "Timing, threads and determinism").
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_OPS_THREADPOOL_H
-#define CAVS_RUNTIME_OPS_THREADPOOL_H
+#ifndef CAVS_RUNTIME_SUPPORT_THREADPOOL_H
+#define CAVS_RUNTIME_SUPPORT_THREADPOOL_H
 
 #include <algorithm>
 #include <atomic>
@@ -138,4 +139,4 @@ void parallelColumns(int64_t width, int64_t floats, const Fn &fn) {
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_OPS_THREADPOOL_H
+#endif // CAVS_RUNTIME_SUPPORT_THREADPOOL_H
