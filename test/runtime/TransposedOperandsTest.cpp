@@ -12,6 +12,7 @@
 #include "ops/CpuOps.h"
 #include "ops/TransposedOperands.h"
 #include "params/AlignedBuffer.h"
+#include "support/ThreadPool.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,26 @@ TEST(TransposedOperandsTest, AMatrixAndItsFirstRowsAreCopiedApart) {
   expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
   expectNear(forwardProduct(x, pack.data(), rows, 2, k), first);
   expectNear(forwardProduct(x, pack.data(), rows, 6, k), whole);
+}
+
+// The copy is split by blocks of its columns on 2 and 3 threads (every
+// split happens in this program: ThreadedOpsTest); each must be the exact
+// transpose, padding of the source rows skipped.
+TEST(TransposedOperandsTest, CopiesSplitOverThreadsAreTheTranspose) {
+  constexpr int64_t n = 37, k = 29, ld = 31;
+  std::mt19937 rng(11);
+  const std::vector<float> w = randomFloats(rng, n * ld);
+  for (int32_t threads : {1, 2, 3}) {
+    SCOPED_TRACE(threads);
+    setPoolThreads(threads);
+    cpu::StableOperandScope scope(w.data(), w.data() + w.size());
+    const float *copy = cpu::transposedOperand(w.data(), ld, n, k);
+    ASSERT_NE(copy, nullptr);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < k; ++j)
+        ASSERT_EQ(copy[j * n + i], w[i * ld + j]) << i << ", " << j;
+  }
+  setPoolThreads(1);
 }
 
 TEST(TransposedOperandsTest, CopiesAreAlignedLikeTheParameters) {

@@ -1,11 +1,13 @@
 //===- TransposedOperands.cpp - parameters kept transposed for one pass ---===//
 //
 // A per-thread map from (matrix, shape) to its transposed copy, valid for
-// the current scope; OpenBLAS's cblas_somatcopy transposes.
+// the current scope; OpenBLAS's cblas_somatcopy transposes, split over the
+// kernel threads by blocks of the copy's columns.
 //
 //===----------------------------------------------------------------------===//
 #include "ops/TransposedOperands.h"
 #include "params/AlignedBuffer.h"
+#include "support/ThreadPool.h"
 
 #include <cblas.h>
 
@@ -65,8 +67,13 @@ const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
   if (copy.idleScopes != 0) {
     if (copy.values.size() == 0) // its size is part of the key
       copy.values = AlignedBuffer(n * k);
-    cblas_somatcopy(CblasRowMajor, CblasTrans, n, k, 1.0f, b, ldb,
-                    copy.values.data(), n);
+    // Blocks of whole cache lines of the copy's columns, as the products
+    // split them (ops/Gemm.cpp): a thread writes the columns it reads.
+    float *values = copy.values.data();
+    parallelColumns(n, 2 * n * k, [&](int64_t first, int64_t last) {
+      cblas_somatcopy(CblasRowMajor, CblasTrans, last - first, k, 1.0f,
+                      b + first * ldb, ldb, values + first, n);
+    });
     copy.idleScopes = 0;
   }
   return copy.values.data();
