@@ -8,9 +8,9 @@
 // those no longer read are freed.
 //
 //===----------------------------------------------------------------------===//
+#include "ops/TransposedOperands.h"
 #include "RandomFloats.h"
 #include "ops/CpuOps.h"
-#include "ops/TransposedOperands.h"
 #include "params/AlignedBuffer.h"
 #include "support/ThreadPool.h"
 

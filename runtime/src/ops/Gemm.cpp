@@ -16,8 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "ops/CpuOps.h"
 #include "ops/GemmEngine.h"
-#include "support/ThreadPool.h"
 #include "ops/TransposedOperands.h"
+#include "support/ThreadPool.h"
 
 #include <algorithm>
 

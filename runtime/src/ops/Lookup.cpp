@@ -9,8 +9,8 @@
 #include "ops/AddRows.h"
 #include "ops/CpuOps.h"
 #include "ops/IndexCheck.h"
-#include "support/ThreadPool.h"
 #include "support/Guard.h"
+#include "support/ThreadPool.h"
 
 #include <algorithm>
 

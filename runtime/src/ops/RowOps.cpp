@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "ops/AddRows.h"
 #include "ops/CpuOps.h"
-#include "support/ThreadPool.h"
 #include "support/CpuDispatch.h"
+#include "support/ThreadPool.h"
 
 #include <algorithm>
 #include <cstring>

@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "ops/AddRows.h"
 #include "ops/CpuOps.h"
-#include "support/ThreadPool.h"
 #include "params/GradStore.h"
 #include "support/Guard.h"
+#include "support/ThreadPool.h"
 
 #include <algorithm>
 #include <vector>
