@@ -50,6 +50,10 @@ void countBlock(Block &block, PhaseStats *phases) {
     llvm::TypeSwitch<Operation *>(&op)
         .Case<ParamGradOp, ParamGradOuterOp, LookupGradOp>(
             [&](auto grad) { phase.gradParams.push_back(grad.getParam()); });
+    op.walk([&](Operation *nested) {
+      if (isa<LossOp, ParamGradOp, ParamGradOuterOp, LookupGradOp>(nested))
+        phase.sumsOverRows = true;
+    });
   }
 }
 
@@ -122,6 +126,16 @@ void cavs::printModelStats(ModelOp model, llvm::raw_ostream &os) {
     }
     os << llvm::format("  per vertex: F %.3f MFLOP, dF %.3f MFLOP\n",
                        flops[0] * 1e-6, flops[1] * 1e-6);
+    // Which phases the runtime may cut into calls over fewer rows.
+    os << "  row-local phases:";
+    bool any = false;
+    for (auto [i, phase] : llvm::enumerate(phases))
+      if (phase.ops != 0 && !phase.sumsOverRows) {
+        os << (any ? ", " : " ") << (i < 3 ? "F " : "dF ")
+           << stringifyBatchingKind(static_cast<BatchingKind>(i % 3));
+        any = true;
+      }
+    os << (any ? "\n" : " none\n");
     // What the distributed trainer can start summing after each phase.
     for (auto [i, phase] : llvm::enumerate(phases)) {
       if (phase.gradParams.empty())

@@ -38,6 +38,11 @@ struct PhaseStats {
   /// Parameters or packs whose gradient the phase adds to, in op order
   /// (repeats possible).
   llvm::SmallVector<llvm::StringRef> gradParams;
+  /// Whether an op of the phase sums over the vertices of a call: the loss
+  /// or a parameter gradient. Without one, the phase's work on a vertex
+  /// touches only that vertex's rows and its children's state rows, and a
+  /// call can be cut into calls over fewer rows (cavs_function_desc).
+  bool sumsOverRows = false;
 };
 
 /// The stats of F eager, body, lazy, then ∂F eager, body, lazy (the order

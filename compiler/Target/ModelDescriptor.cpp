@@ -187,6 +187,10 @@ void writeProgram(const CompiledProgram &program, const ParamOrder &order,
     llvm::interleaveComma(grads[f], os, [&](const auto &list) {
       os << list.size();
     });
+    os << "},\n   {";
+    llvm::interleaveComma(stats[f], os, [&](const PhaseStats &phase) {
+      os << !phase.sumsOverRows;
+    });
     os << "}},\n";
   }
   os << "};\n\n";

@@ -281,6 +281,12 @@ TEST_P(ModelLibraryTest, DescriptorListsTheGradientsOfEachBackwardPhase) {
     const cavs_function_desc &function = definition->train.functions[f];
     for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase) {
       const int32_t count = function.num_grad_params[phase];
+      // A phase that adds to a parameter gradient sums over its rows: the
+      // runtime must not cut it into calls over fewer rows.
+      EXPECT_TRUE(function.row_local[phase] == 0 ||
+                  (function.row_local[phase] == 1 && count == 0))
+          << function.name << " phase " << phase << " row_local "
+          << function.row_local[phase];
       if (phase < CAVS_PHASE_BACKWARD_EAGER) {
         EXPECT_EQ(count, 0) << function.name << " phase " << phase;
         continue;

@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mutex>
+#include <string>
 
 namespace cavs::test {
 namespace {
@@ -35,6 +37,11 @@ constexpr int64_t kInferArena[] = {2, 4, 1};
 constexpr int64_t kScratch[] = {0, 7, 1};
 
 std::vector<Record> records;
+/// Held while a call records: parts of a split body call from two threads.
+std::mutex recordsMutex;
+/// A node's forward body call fails, as an op would, when it starts at this
+/// global row or later (-1: never).
+int64_t failFromRow = -1;
 /// Whether the forward phases write the outputs: y (pushed by the leaf
 /// and the node, in their eager phases) and z (the node's, lazy).
 bool writeOutputs = true;
@@ -59,7 +66,14 @@ template <int F, int Phase, bool Infer> cavs_status record(const cavs_call *c) {
   const int64_t arena = (Infer ? kInferArena : kTrainArena)[F];
   r.arenaZero = std::all_of(c->arena, c->arena + c->rows * arena,
                             [](float v) { return v == 0.0f; });
-  records.push_back(std::move(r));
+  {
+    std::lock_guard<std::mutex> lock(recordsMutex);
+    records.push_back(std::move(r));
+  }
+  // An invalid argument sets this thread's last error, as a failed op does.
+  if (Phase == CAVS_PHASE_FORWARD_BODY && F == 1 && failFromRow >= 0 &&
+      c->state_begin >= failFromRow)
+    return cavs_set_num_threads(0);
   // A disabled output has no destination (as scatter_rows skips it).
   if (Phase == CAVS_PHASE_FORWARD_EAGER && F < 2 && writeOutputs &&
       c->pushes[0])
@@ -120,6 +134,7 @@ protected:
   void SetUp() override {
     records.clear();
     writeOutputs = true;
+    failFromRow = -1;
     def.version = CAVS_PROGRAM_VERSION;
     def.has_cpu = 1;
     def.state_width = 3;
@@ -301,6 +316,141 @@ TEST_F(InstanceCalls, ForwardAndBackwardFollowTheSchedule) {
   EXPECT_EQ(std::vector<float>(records[0].call.push_grads[0],
                                records[0].call.push_grads[0] + n),
             dy);
+}
+
+// Tests row-local bodies (cavs_function_desc::row_local) on 2 threads: a
+// node task of 12 or 14 rows runs its forward and backward body as two calls
+// over consecutive rows, cut between blocks of 4, each the task's call moved to
+// its first row, its children repacked; tasks of a block run whole. With a
+// vertex of two parents in the batch (whose two parents, in one task, would
+// add into its gradient row at once) the backward bodies run whole.
+TEST_F(InstanceCalls, RowLocalBodiesRunAsCallsOverConsecutiveRows) {
+  cavs_model_destroy(model);
+  for (int phase : {CAVS_PHASE_FORWARD_BODY, CAVS_PHASE_BACKWARD_BODY}) {
+    train[1].row_local[phase] = 1;
+    // Within the runtime's limit for a split (kMaxRowSplitFlops, 2^19):
+    // enough work per row to split from 5 rows on.
+    train[1].flops[phase] = 500000;
+  }
+  ASSERT_EQ(cavs_model_create(&def, 5, &model), CAVS_OK);
+  const int32_t threads = cavs_num_threads();
+  ASSERT_EQ(cavs_set_num_threads(2), CAVS_OK);
+  for (bool sharedChild : {false, true}) {
+    SCOPED_TRACE(sharedChild ? "a vertex with two parents" : "trees");
+    GraphBuilder builder({0, 2, 1});
+    builder.addAttribute("word");
+    for (int s = 0; s < 12; ++s)
+      builder.addSample({1, 0, 0}, {1, 2, -1, -1, -1, -1}, {{-1, 1, 2}});
+    // Nodes 1 and 2 share both children.
+    if (sharedChild)
+      builder.addSample({1, 1, 1, 0, 0}, {1, 2, 3, 4, 3, 4, -1, -1, -1, -1},
+                        {{-1, -1, -1, 3, 4}});
+    const GraphBatch batch = builder.finalize();
+    const Schedule schedule(batch);
+    const int32_t n = batch.numVertices();
+    const std::vector<float> x(2 * n, 0.5f);
+    ASSERT_EQ(cavs_model_set_input(model, "x", x.data(), 2 * n), CAVS_OK);
+    records.clear();
+    double loss = 0;
+    ASSERT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_TRAIN, &loss),
+              CAVS_OK);
+    std::vector<Record> forward = std::move(records);
+    records.clear();
+    ASSERT_EQ(cavs_model_backward(model), CAVS_OK);
+    for (const std::vector<Record> *pass : {&forward, &records}) {
+      const bool backward = pass == &records;
+      const int phase =
+          backward ? CAVS_PHASE_BACKWARD_BODY : CAVS_PHASE_FORWARD_BODY;
+      SCOPED_TRACE(backward ? "backward" : "forward");
+      const float *arena = nullptr;
+      for (const Record &r : *pass)
+        if (r.function == 1 && r.phase == phase - 1)
+          arena = r.call.arena; // the node's whole-type eager call
+      ASSERT_NE(arena, nullptr);
+      for (const cavs_task &task : schedule.tasks()) {
+        if (task.type != 1)
+          continue;
+        std::vector<const Record *> parts;
+        for (const Record &r : *pass)
+          if (r.function == 1 && r.phase == phase &&
+              r.call.state_begin >= task.global_begin &&
+              r.call.state_begin < task.global_begin + task.count)
+            parts.push_back(&r);
+        std::sort(parts.begin(), parts.end(), [](auto *a, auto *b) {
+          return a->call.state_begin < b->call.state_begin;
+        });
+        const bool split = task.count > 4 && !(backward && sharedChild);
+        ASSERT_EQ(parts.size(), split ? 2u : 1u) << "task of " << task.count;
+        int64_t first = 0;
+        for (const Record *part : parts) {
+          const cavs_call &c = part->call;
+          EXPECT_EQ(c.state_begin, task.global_begin + first);
+          // The first call takes half the blocks of 4 rows, rounded down
+          // (the pool's cut, support/ThreadPool.h): 1 of 3, 2 of 4.
+          const int64_t firstRows = 4 * ((task.count + 3) / 4 / 2);
+          EXPECT_EQ(c.rows, parts.size() == 1 ? task.count
+                            : first == 0      ? firstRows
+                                              : task.count - firstRows);
+          EXPECT_EQ(c.arena,
+                    arena + (task.local_begin + first) * kTrainArena[1]);
+          EXPECT_EQ(c.scratch, parts[0]->call.scratch + first * kScratch[1]);
+          for (int32_t k = 0; k < 2; ++k) {
+            Span<const int32_t> slot = schedule.childRows(task, k);
+            EXPECT_EQ(std::vector<int32_t>(part->children.begin() + k * c.rows,
+                                           part->children.begin() +
+                                               (k + 1) * c.rows),
+                      std::vector<int32_t>(slot.begin() + first,
+                                           slot.begin() + first + c.rows));
+            const int32_t view = schedule.childView(task, k);
+            EXPECT_EQ(part->views[k], view < 0 ? view : view + first);
+          }
+          for (int64_t i = 0; i < c.rows; ++i)
+            EXPECT_EQ(part->vertices[i],
+                      schedule.rowVertices()[task.global_begin + first + i]);
+          first += c.rows;
+        }
+        EXPECT_EQ(first, task.count);
+      }
+    }
+  }
+  ASSERT_EQ(cavs_set_num_threads(threads), CAVS_OK);
+}
+
+// Tests that a part of a split body that fails, likely on the other thread,
+// fails the pass with its own message.
+TEST_F(InstanceCalls, AFailedPartOfASplitBodyReportsItsMessage) {
+  cavs_model_destroy(model);
+  train[1].row_local[CAVS_PHASE_FORWARD_BODY] = 1;
+  train[1].flops[CAVS_PHASE_FORWARD_BODY] = 500000;
+  ASSERT_EQ(cavs_model_create(&def, 5, &model), CAVS_OK);
+  const int32_t threads = cavs_num_threads();
+  ASSERT_EQ(cavs_set_num_threads(2), CAVS_OK);
+  GraphBuilder builder({0, 2, 1});
+  builder.addAttribute("word");
+  for (int s = 0; s < 12; ++s)
+    builder.addSample({1, 0, 0}, {1, 2, -1, -1, -1, -1}, {{-1, 1, 2}});
+  const GraphBatch batch = builder.finalize();
+  const Schedule schedule(batch);
+  const cavs_task *nodes = nullptr;
+  for (const cavs_task &task : schedule.tasks())
+    if (task.type == 1)
+      nodes = &task;
+  ASSERT_NE(nodes, nullptr);
+  ASSERT_EQ(nodes->count, 12);
+  // The second call (rows 4-11) fails, the first succeeds.
+  failFromRow = nodes->global_begin + 1;
+  const std::vector<float> x(2 * batch.numVertices(), 0.5f);
+  ASSERT_EQ(cavs_model_set_input(model, "x", x.data(), int64_t(x.size())),
+            CAVS_OK);
+  double loss = 0;
+  EXPECT_EQ(cavs_model_forward(model, batch.get(), CAVS_MODE_TRAIN, &loss),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  const std::string message = cavs_last_error_message();
+  EXPECT_NE(message.find("vertex function 'node', forward body phase: "),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("at least 1"), std::string::npos) << message;
+  ASSERT_EQ(cavs_set_num_threads(threads), CAVS_OK);
 }
 
 TEST_F(InstanceCalls, InferModeUsesTheInferProgramAndClearsOutputs) {

@@ -31,7 +31,7 @@
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 5
+#define CAVS_PROGRAM_VERSION 6
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
@@ -100,6 +100,14 @@ typedef struct cavs_function_desc {
   /// rest of the backward pass runs.
   const int32_t *grad_params[CAVS_NUM_PHASES];
   int32_t num_grad_params[CAVS_NUM_PHASES];
+  /// Per phase: 1 when its work on a vertex reads and writes only that
+  /// vertex's rows (arena, scratch, state, state gradient, pulls, pushes)
+  /// and its children's state rows, adding into the children's
+  /// state-gradient rows at most; 0 when an op sums over the call's rows
+  /// (the loss, a parameter gradient). The CPU may run a task's row-local
+  /// body as calls over consecutive rows on the kernel threads
+  /// (docs/runtime.md, "Timing, threads and determinism").
+  int32_t row_local[CAVS_NUM_PHASES];
 } cavs_function_desc;
 
 /// The vertex functions compiled under one memory plan.

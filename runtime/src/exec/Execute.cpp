@@ -12,6 +12,7 @@
 #include "exec/Instance.h"
 
 #include "exec/InputIds.h"
+#include "exec/RowSplit.h"
 #include "exec/Stopwatch.h"
 
 #include <algorithm>
@@ -85,6 +86,9 @@ void ModelInstance::prepareForward(const GraphBatch &batch,
                                    const cavs_program_desc &program) {
   schedule_ = buildSchedule(batch, policy_);
   numVertices_ = batch.numVertices();
+  sharedChildren_ =
+      std::any_of(batch.parentCounts.begin(), batch.parentCounts.end(),
+                  [](int32_t parents) { return parents > 1; });
   const int64_t n = numVertices_;
   typeVertices_.resize(schedule_.typeRows.size());
   for (size_t i = 0; i < typeVertices_.size(); ++i)
@@ -286,8 +290,12 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
     call.child_views = schedule_.childViews.data() + task.views_begin;
     call.vertices =
         vertices_ + schedule_.typeRowOffsets[task.type] + task.local_begin;
-    if (cavs_status status = runPhase(run, call, phase, task.type);
-        status != CAVS_OK)
+    const int64_t parts =
+        device_ ? 1 : rowSplitParts(fn, phase, task.count, sharedChildren_);
+    const cavs_status status =
+        parts > 1 ? runRowSplit(run, call, fn, parts, rowSplit_)
+                  : runPhase(run, call, phase, task.type);
+    if (status != CAVS_OK)
       return phaseFailed(status, fn, phase);
   }
   seconds = watch.seconds();

@@ -15,6 +15,7 @@
 #include "cavs/instance.h"
 #include "exec/Buffers.h"
 #include "exec/Definition.h"
+#include "exec/RowSplit.h"
 #include "graph/GraphBatch.h"
 #include "ops/CpuDeviceOps.h"
 #include "ops/TransposedOperands.h"
@@ -236,6 +237,10 @@ private:
   /// or their device copies.
   const int32_t *children_ = nullptr;
   const int32_t *vertices_ = nullptr;
+  /// Whether a vertex of the last batch has two parents: backward bodies
+  /// are then not split by rows (exec/RowSplit.h).
+  bool sharedChildren_ = false;
+  RowSplitBuffers rowSplit_;
   /// Where cavs_call::loss points: &loss_ and &discardedLoss_ on the CPU.
   double *forwardLoss_ = nullptr;
   double *backwardLoss_ = nullptr;

@@ -12,6 +12,7 @@
 #include <cblas.h>
 
 #include <map>
+#include <mutex>
 #include <tuple>
 
 namespace cavs::runtime::cpu {
@@ -33,16 +34,34 @@ struct Copy {
   int idleScopes = 1;
 };
 
-struct Cache {
+} // namespace
+
+struct OperandCache {
   const float *begin = nullptr, *end = nullptr;
   std::map<std::tuple<const float *, int64_t, int64_t, int64_t>, Copy> copies;
+  /// Held by transposedOperand: the threads of a split body share a cache.
+  std::mutex mutex;
 };
 
-thread_local Cache cache;
+namespace {
+
+thread_local OperandCache ownCache;
+/// The cache of the calling thread: its own, or a SharedOperandCache's.
+thread_local OperandCache *activeCache = &ownCache;
 
 } // namespace
 
+OperandCache *currentOperandCache() { return activeCache; }
+
+SharedOperandCache::SharedOperandCache(OperandCache *cache)
+    : previous_(activeCache) {
+  activeCache = cache;
+}
+
+SharedOperandCache::~SharedOperandCache() { activeCache = previous_; }
+
 StableOperandScope::StableOperandScope(const float *begin, const float *end) {
+  OperandCache &cache = *activeCache;
   cache.begin = begin;
   cache.end = end;
   // Copies unused for a while (another model's, or a parameter no longer
@@ -56,11 +75,13 @@ StableOperandScope::StableOperandScope(const float *begin, const float *end) {
 }
 
 StableOperandScope::~StableOperandScope() {
-  cache.begin = cache.end = nullptr;
+  activeCache->begin = activeCache->end = nullptr;
 }
 
 const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
                                int64_t k) {
+  OperandCache &cache = *activeCache;
+  std::lock_guard<std::mutex> lock(cache.mutex);
   if (b < cache.begin || b >= cache.end)
     return nullptr;
   Copy &copy = cache.copies[{b, ldb, n, k}];
@@ -81,7 +102,7 @@ const float *transposedOperand(const float *b, int64_t ldb, int64_t n,
 
 int64_t transposedOperandFloats() {
   int64_t floats = 0;
-  for (const auto &entry : cache.copies)
+  for (const auto &entry : activeCache->copies)
     floats += entry.second.values.size();
   return floats;
 }

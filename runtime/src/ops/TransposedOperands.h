@@ -12,8 +12,9 @@
 // later task.
 //
 // The cache belongs to the calling thread (a pass runs on one thread; the
-// kernel threads only run blocks of products). Its buffers are kept across
-// passes, so a training loop stops allocating after its first batch.
+// kernel threads run blocks of products, or parts of a task's body, which
+// share the caller's cache: SharedOperandCache). Its buffers are kept
+// across passes, so a training loop stops allocating after its first batch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_OPS_TRANSPOSEDOPERANDS_H
@@ -32,6 +33,26 @@ public:
   ~StableOperandScope();
   StableOperandScope(const StableOperandScope &) = delete;
   StableOperandScope &operator=(const StableOperandScope &) = delete;
+};
+
+/// The copies of one thread (opaque).
+struct OperandCache;
+/// The calling thread's cache: its own, or the one it shares.
+OperandCache *currentOperandCache();
+
+/// While alive, the calling thread uses `cache`, another thread's, as its
+/// own: a kernel thread running part of a task's body (exec/RowSplit.h)
+/// multiplies by the copies of the thread that runs the pass. Lookups and
+/// new copies are then serialized by the cache's lock.
+class SharedOperandCache {
+public:
+  explicit SharedOperandCache(OperandCache *cache);
+  ~SharedOperandCache();
+  SharedOperandCache(const SharedOperandCache &) = delete;
+  SharedOperandCache &operator=(const SharedOperandCache &) = delete;
+
+private:
+  OperandCache *previous_;
 };
 
 /// Bᵀ (`k` rows of `n` floats, leading dimension `n`) of the `n`×`k`
