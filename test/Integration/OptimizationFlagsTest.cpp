@@ -243,7 +243,8 @@ INSTANTIATE_TEST_SUITE_P(Examples, OptimizationFlagsTest,
 TEST(OptimizationFlags, OtherDimsNameTheParameter) {
   mlir::MLIRContext context;
   context.loadDialect<CavsDialect>();
-  test::ExampleModel narrow = {"treegru.cavs", {"V=20", "E=6", "H=5", "C=3"}, {}};
+  test::ExampleModel narrow = {
+      "treegru.cavs", {"V=20", "E=6", "H=5", "C=3"}, {}};
   test::ExampleModel wide = narrow;
   wide.defines[2] = "H=6";
   Frontend narrowFrontend(context, narrow), wideFrontend(context, wide);

@@ -396,11 +396,11 @@ TEST_F(InstanceCalls, RowLocalBodiesRunAsCallsOverConsecutiveRows) {
           EXPECT_EQ(c.scratch, parts[0]->call.scratch + first * kScratch[1]);
           for (int32_t k = 0; k < 2; ++k) {
             Span<const int32_t> slot = schedule.childRows(task, k);
-            EXPECT_EQ(std::vector<int32_t>(part->children.begin() + k * c.rows,
-                                           part->children.begin() +
-                                               (k + 1) * c.rows),
-                      std::vector<int32_t>(slot.begin() + first,
-                                           slot.begin() + first + c.rows));
+            EXPECT_EQ(
+                std::vector<int32_t>(part->children.begin() + k * c.rows,
+                                     part->children.begin() + (k + 1) * c.rows),
+                std::vector<int32_t>(slot.begin() + first,
+                                     slot.begin() + first + c.rows));
             const int32_t view = schedule.childView(task, k);
             EXPECT_EQ(part->views[k], view < 0 ? view : view + first);
           }

@@ -48,36 +48,35 @@ cavs_status runRowSplit(cavs_phase_fn run, const cavs_call &call,
   buffers.statuses.assign(size_t(blocksOf(rows)), CAVS_OK);
   buffers.messages.resize(size_t(blocksOf(rows)));
   // Every array a part writes starts at its first row or block, so the
-  // parts' arrays never overlap.
-  // The parts multiply by the pass's transposed parameters, which the
-  // calling thread holds.
+  // parts' arrays never overlap; the parts multiply by the pass's
+  // transposed parameters, which the calling thread holds.
   cpu::OperandCache *operands = cpu::currentOperandCache();
-  opPool().parallelFor(0, blocksOf(rows), parts, [&](int64_t begin,
-                                                      int64_t end) {
-    cpu::SharedOperandCache shared(operands);
-    const int64_t first = begin * kRowBlock;
-    const int64_t count = std::min(end * kRowBlock, rows) - first;
-    cavs_call part = call;
-    part.rows = count;
-    part.arena = call.arena + first * fn.arena_floats;
-    part.scratch = call.scratch + first * fn.scratch_floats;
-    part.state_begin = call.state_begin + first;
-    part.vertices = call.vertices + first;
-    int32_t *children = buffers.children.data() + first * arity;
-    int32_t *views = buffers.childViews.data() + begin * arity;
-    for (int64_t k = 0; k < arity; ++k) {
-      std::copy_n(call.children + k * rows + first, count,
-                  children + k * count);
-      views[k] = call.child_views[k] < 0
-                     ? call.child_views[k]
-                     : call.child_views[k] + static_cast<int32_t>(first);
-    }
-    part.children = children;
-    part.child_views = views;
-    buffers.statuses[begin] = run(&part);
-    if (buffers.statuses[begin] != CAVS_OK)
-      buffers.messages[begin] = lastError();
-  });
+  opPool().parallelFor(
+      0, blocksOf(rows), parts, [&](int64_t begin, int64_t end) {
+        cpu::SharedOperandCache shared(operands);
+        const int64_t first = begin * kRowBlock;
+        const int64_t count = std::min(end * kRowBlock, rows) - first;
+        cavs_call part = call;
+        part.rows = count;
+        part.arena = call.arena + first * fn.arena_floats;
+        part.scratch = call.scratch + first * fn.scratch_floats;
+        part.state_begin = call.state_begin + first;
+        part.vertices = call.vertices + first;
+        int32_t *children = buffers.children.data() + first * arity;
+        int32_t *views = buffers.childViews.data() + begin * arity;
+        for (int64_t k = 0; k < arity; ++k) {
+          std::copy_n(call.children + k * rows + first, count,
+                      children + k * count);
+          views[k] = call.child_views[k] < 0
+                         ? call.child_views[k]
+                         : call.child_views[k] + static_cast<int32_t>(first);
+        }
+        part.children = children;
+        part.child_views = views;
+        buffers.statuses[begin] = run(&part);
+        if (buffers.statuses[begin] != CAVS_OK)
+          buffers.messages[begin] = lastError();
+      });
   for (size_t b = 0; b < buffers.statuses.size(); ++b)
     if (buffers.statuses[b] != CAVS_OK) {
       setLastError(buffers.messages[b]);
