@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "exec/RowSplit.h"
 
+#include "ops/CpuOps.h"
 #include "ops/TransposedOperands.h"
 #include "support/Guard.h"
 #include "support/ThreadPool.h"
@@ -20,9 +21,9 @@ namespace cavs::runtime {
 
 namespace {
 
-/// Rows are cut in blocks of this many, as the products cut theirs
-/// (ops/Gemm.cpp), so that a product computes each row as it would unsplit.
-constexpr int64_t kRowBlock = 4;
+/// Rows are cut in blocks of this many, as the products cut theirs, so
+/// that a product computes each row as it would unsplit.
+constexpr int64_t kRowBlock = cpu::kGemmRowBlock;
 
 int64_t blocksOf(int64_t rows) { return (rows + kRowBlock - 1) / kRowBlock; }
 

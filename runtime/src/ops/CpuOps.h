@@ -20,6 +20,12 @@ namespace cavs::runtime::cpu {
 #define CAVS_HOST_OP(name, ret, params) ret name params;
 #include "cavs/ops.def"
 
+/// gemm splits C's rows over the kernel threads in blocks of this many
+/// (the engines' kernels work on tiles of rows); whoever cuts a product's
+/// rows itself (exec/RowSplit.h) cuts at the same multiples, so that every
+/// row is computed as in the whole product.
+constexpr int64_t kGemmRowBlock = 4;
+
 } // namespace cavs::runtime::cpu
 
 #endif // CAVS_RUNTIME_OPS_CPUOPS_H

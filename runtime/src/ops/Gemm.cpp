@@ -55,14 +55,14 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
   // it is vectorized and its operands are reused from cache.
   constexpr int64_t kMultiplyAddsPerFloat = 16;
   const int64_t floats = m * n * (k / kMultiplyAddsPerFloat + 1);
-  // Blocks are whole cache lines of C's columns, or a few rows (the
-  // engines' kernels work on tiles of rows).
-  constexpr int64_t kColumnBlock = 16, kRowBlock = 4;
+  // Blocks are whole cache lines of C's columns, or kGemmRowBlock rows.
+  constexpr int64_t kColumnBlock = 16;
   if (m > n) {
-    parallelRanges((m + kRowBlock - 1) / kRowBlock, floats,
+    parallelRanges((m + kGemmRowBlock - 1) / kGemmRowBlock, floats,
                    [&](int64_t begin, int64_t end) {
-                     const int64_t first = begin * kRowBlock;
-                     const int64_t rows = std::min(end * kRowBlock, m) - first;
+                     const int64_t first = begin * kGemmRowBlock;
+                     const int64_t rows =
+                         std::min(end * kGemmRowBlock, m) - first;
                      engine.sgemm(transA, transB, rows, n, k, alpha,
                                   transA ? a + first : a + first * lda, lda, b,
                                   ldb, beta, c + first * ldc, ldc);

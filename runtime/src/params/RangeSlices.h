@@ -15,7 +15,6 @@
 #include "params/GradStore.h"
 #include "support/ThreadPool.h"
 
-#include <algorithm>
 #include <vector>
 
 namespace cavs::runtime {
@@ -28,21 +27,19 @@ std::vector<ElementRange> sliceRanges(const std::vector<ElementRange> &ranges,
 /// fn(slice) over slices of `ranges` (each a std::vector<ElementRange>),
 /// one per thread when the work touches enough floats (`floatsPerElement`
 /// read or written per element; parallelRanges' threshold). Slices are cut
-/// at multiples of 16 elements of the concatenation: the dense parameters
-/// start the buffer, 64-byte aligned, so two threads rarely write one
-/// cache line.
+/// like parallelColumns' columns, at multiples of 16 elements of the
+/// concatenation: the dense parameters start the buffer, 64-byte aligned,
+/// so two threads rarely write one cache line.
 template <typename Fn>
 void parallelSlices(const std::vector<ElementRange> &ranges,
                     int64_t floatsPerElement, const Fn &fn) {
-  constexpr int64_t kLine = 16;
   int64_t elements = 0;
   for (const ElementRange &range : ranges)
     elements += range.end - range.begin;
-  parallelRanges(
-      (elements + kLine - 1) / kLine, elements * floatsPerElement,
-      [&](int64_t begin, int64_t end) {
-        fn(sliceRanges(ranges, begin * kLine, std::min(end * kLine, elements)));
-      });
+  parallelColumns(elements, elements * floatsPerElement,
+                  [&](int64_t first, int64_t last) {
+                    fn(sliceRanges(ranges, first, last));
+                  });
 }
 
 } // namespace cavs::runtime
