@@ -307,6 +307,34 @@ TEST_P(ModelLibraryTest, DescriptorListsTheGradientsOfEachBackwardPhase) {
     EXPECT_TRUE(listed[p]) << definition->model->params[p].name;
 }
 
+// Tests the descriptor's row_local flags against the optimized IR: a phase
+// is row-local exactly when it adds to no parameter gradient (its
+// grad_params list) and holds no loss, the ops that sum over a call's rows.
+TEST_P(ModelLibraryTest, DescriptorMarksThePhasesWithoutSumsOverRows) {
+  int32_t f = 0;
+  for (auto vertex : model().getBody().getOps<VertexOp>()) {
+    const cavs_function_desc &function = definition->train.functions[f++];
+    bool hasLoss[CAVS_NUM_PHASES] = {};
+    auto markLosses = [&](mlir::Block &block, int first) {
+      for (mlir::Operation &op : block) {
+        auto kind =
+            op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
+        const int phase =
+            first + int(kind ? kind.getValue() : BatchingKind::body);
+        op.walk([&](LossOp) { hasLoss[phase] = true; });
+      }
+    };
+    markLosses(vertex.getBody().front(), CAVS_PHASE_FORWARD_EAGER);
+    if (BackwardOp backward = vertex.getBackward())
+      markLosses(backward.getBody().front(), CAVS_PHASE_BACKWARD_EAGER);
+    for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase)
+      EXPECT_EQ(function.row_local[phase],
+                function.num_grad_params[phase] == 0 && !hasLoss[phase])
+          << function.name << " phase " << phase;
+  }
+  EXPECT_EQ(f, definition->train.num_functions);
+}
+
 TEST_P(ModelLibraryTest, RunsOnCpuAndRefusesAMissingGpu) {
   if (!CAVS_HAVE_CUDA)
     GTEST_SKIP() << "built without CUDA";
