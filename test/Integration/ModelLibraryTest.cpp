@@ -38,6 +38,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -268,25 +269,46 @@ TEST_P(ModelLibraryTest, MatchesReferenceEvaluatorOnGpu) {
   checkAgainstEvaluator(cavs_device_options{CAVS_DEVICE_CUDA, 0, 0});
 }
 
+/// Which phases of `vertex` hold a loss, by the phase each top-level op of
+/// its forward and backward bodies is batched in.
+static std::array<bool, CAVS_NUM_PHASES> phasesWithLoss(VertexOp vertex) {
+  std::array<bool, CAVS_NUM_PHASES> hasLoss = {};
+  auto markLosses = [&](mlir::Block &block, int first) {
+    for (mlir::Operation &op : block) {
+      auto kind =
+          op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
+      const int phase = first + int(kind ? kind.getValue() : BatchingKind::body);
+      op.walk([&](LossOp) { hasLoss[phase] = true; });
+    }
+  };
+  markLosses(vertex.getBody().front(), CAVS_PHASE_FORWARD_EAGER);
+  if (BackwardOp backward = vertex.getBackward())
+    markLosses(backward.getBody().front(), CAVS_PHASE_BACKWARD_EAGER);
+  return hasLoss;
+}
+
 // The distributed trainer sums a gradient once the last backward phase
 // that lists it has run (docs/distributed.md): every parameter of these
 // models gets a gradient, so every one must be listed, by backward phases
 // only, ascending and in range. (The MPI tests check the timing: a
 // gradient written after its last listed phase would be summed too early
 // and break their agreement with one process.)
-TEST_P(ModelLibraryTest, DescriptorListsTheGradientsOfEachBackwardPhase) {
+// The same lists decide row_local: a phase is row-local exactly when it
+// adds to no parameter gradient and holds no loss, the ops that sum over a
+// call's rows (the runtime cuts only row-local phases into calls over
+// fewer rows). One test for both: each model compiles once.
+TEST_P(ModelLibraryTest, DescriptorListsTheGradientsAndRowLocalPhases) {
   const int32_t numParams = definition->model->num_params;
   std::vector<bool> listed(numParams, false);
-  for (int32_t f = 0; f < definition->train.num_functions; ++f) {
-    const cavs_function_desc &function = definition->train.functions[f];
+  int32_t f = 0;
+  for (auto vertex : model().getBody().getOps<VertexOp>()) {
+    ASSERT_LT(f, definition->train.num_functions);
+    const cavs_function_desc &function = definition->train.functions[f++];
+    const std::array<bool, CAVS_NUM_PHASES> hasLoss = phasesWithLoss(vertex);
     for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase) {
       const int32_t count = function.num_grad_params[phase];
-      // A phase that adds to a parameter gradient sums over its rows: the
-      // runtime must not cut it into calls over fewer rows.
-      EXPECT_TRUE(function.row_local[phase] == 0 ||
-                  (function.row_local[phase] == 1 && count == 0))
-          << function.name << " phase " << phase << " row_local "
-          << function.row_local[phase];
+      EXPECT_EQ(function.row_local[phase], count == 0 && !hasLoss[phase])
+          << function.name << " phase " << phase;
       if (phase < CAVS_PHASE_BACKWARD_EAGER) {
         EXPECT_EQ(count, 0) << function.name << " phase " << phase;
         continue;
@@ -303,36 +325,9 @@ TEST_P(ModelLibraryTest, DescriptorListsTheGradientsOfEachBackwardPhase) {
       }
     }
   }
+  EXPECT_EQ(f, definition->train.num_functions);
   for (int32_t p = 0; p < numParams; ++p)
     EXPECT_TRUE(listed[p]) << definition->model->params[p].name;
-}
-
-// Tests the descriptor's row_local flags against the optimized IR: a phase
-// is row-local exactly when it adds to no parameter gradient (its
-// grad_params list) and holds no loss, the ops that sum over a call's rows.
-TEST_P(ModelLibraryTest, DescriptorMarksThePhasesWithoutSumsOverRows) {
-  int32_t f = 0;
-  for (auto vertex : model().getBody().getOps<VertexOp>()) {
-    const cavs_function_desc &function = definition->train.functions[f++];
-    bool hasLoss[CAVS_NUM_PHASES] = {};
-    auto markLosses = [&](mlir::Block &block, int first) {
-      for (mlir::Operation &op : block) {
-        auto kind =
-            op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
-        const int phase =
-            first + int(kind ? kind.getValue() : BatchingKind::body);
-        op.walk([&](LossOp) { hasLoss[phase] = true; });
-      }
-    };
-    markLosses(vertex.getBody().front(), CAVS_PHASE_FORWARD_EAGER);
-    if (BackwardOp backward = vertex.getBackward())
-      markLosses(backward.getBody().front(), CAVS_PHASE_BACKWARD_EAGER);
-    for (int phase = 0; phase < CAVS_NUM_PHASES; ++phase)
-      EXPECT_EQ(function.row_local[phase],
-                function.num_grad_params[phase] == 0 && !hasLoss[phase])
-          << function.name << " phase " << phase;
-  }
-  EXPECT_EQ(f, definition->train.num_functions);
 }
 
 TEST_P(ModelLibraryTest, RunsOnCpuAndRefusesAMissingGpu) {
