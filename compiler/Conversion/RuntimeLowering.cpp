@@ -63,9 +63,7 @@ PhaseLowering::PhaseLowering(ModuleOp module, VertexOp vertex,
       symbolPrefix(symbolPrefix.str()) {
   RankedTensorType state = vertex.getModel().getStateType();
   stateWidth = state ? state.getNumElements() : 0;
-  arenaFloats =
-      vertex->getAttrOfType<IntegerAttr>(CavsDialect::kArenaWidthAttrName)
-          .getInt();
+  arenaBlocks = cavs::arenaBlocks(vertex);
   scratchFloats =
       vertex->getAttrOfType<IntegerAttr>(CavsDialect::kScratchWidthAttrName)
           .getInt();
@@ -76,6 +74,7 @@ void PhaseLowering::begin(func::FuncOp function, Block *exit) {
   this->exit = exit;
   fields.clear();
   spaces.clear();
+  blockBuffers.assign(arenaBlocks.size(), Value());
 }
 
 std::string cavs::phaseFunctionName(StringRef prefix, VertexOp vertex,
@@ -192,9 +191,7 @@ Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
   Value rows;
   switch (space) {
   case SlotSpace::arena:
-    width = arenaFloats;
-    rows = field(b, CallField::arena);
-    break;
+    llvm_unreachable("arena slots are in arena blocks");
   case SlotSpace::scratch:
     width = scratchFloats;
     rows = field(b, CallField::scratch);
@@ -209,6 +206,29 @@ Value PhaseLowering::spaceBuffer(OpBuilder &b, SlotSpace space) {
   auto f32 = RankedTensorType::get({width}, b.getF32Type());
   Value value = buffer(b, loc, rows, i64(b, loc, width), f32);
   spaces[key] = value;
+  return value;
+}
+
+Value PhaseLowering::arenaBlockBuffer(OpBuilder &b, size_t index) {
+  // Built once in the entry block, like the fields.
+  if (Value cached = blockBuffers[index])
+    return cached;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(callArg.getParentBlock()->getTerminator());
+  Location loc = callArg.getLoc();
+  const ArenaBlock &block = arenaBlocks[index];
+  // The block's matrix starts `offset` floats per vertex of the type into
+  // the arena; the call's rows start `arena_row` of its rows into that.
+  Value blockBegin = b.create<arith::MulIOp>(
+      loc, field(b, CallField::arena_rows), i64(b, loc, block.offset));
+  Value rowBegin = b.create<arith::MulIOp>(
+      loc, field(b, CallField::arena_row), i64(b, loc, block.stride));
+  Value pointer =
+      floats(b, loc, field(b, CallField::arena),
+             b.create<arith::AddIOp>(loc, blockBegin, rowBegin));
+  auto f32 = RankedTensorType::get({block.width}, b.getF32Type());
+  Value value = buffer(b, loc, pointer, i64(b, loc, block.stride), f32);
+  blockBuffers[index] = value;
   return value;
 }
 
@@ -244,19 +264,27 @@ FailureOr<Value> PhaseLowering::slotBuffer(OpBuilder &b, Value value,
     return emitError(value.getLoc(), "a block argument has no memory slot");
   }
   Location loc = value.getLoc();
-  bool arena = slot.getSpace() == SlotSpace::arena;
-  if (!value.getType().isInteger(32)) {
-    // The slot's columns of the space.
-    return columns(b, loc, spaceBuffer(b, slot.getSpace()), slot.getOffset(),
-                   value.getType());
+  // The slot's columns of its space, or of its arena block.
+  Value space;
+  int64_t start = slot.getOffset();
+  if (slot.getSpace() == SlotSpace::arena) {
+    const ArenaBlock *block = llvm::upper_bound(
+        arenaBlocks, start, [](int64_t column, const ArenaBlock &block) {
+          return column < block.first;
+        });
+    // Every arena slot of the vertex is in a block (arenaBlocks).
+    assert(block != arenaBlocks.begin() && "an arena slot in no block");
+    --block;
+    space = arenaBlockBuffer(b, block - arenaBlocks.begin());
+    start -= block->first;
+  } else {
+    space = spaceBuffer(b, slot.getSpace());
   }
-  // An i32 value (an id or label) lives in a float column of its space.
-  Value base = field(b, arena ? CallField::arena : CallField::scratch);
-  Value pointer = slot.getOffset() == 0
-                      ? base
-                      : floats(b, loc, base, i64(b, loc, slot.getOffset()));
-  return buffer(b, loc, pointer,
-                i64(b, loc, arena ? arenaFloats : scratchFloats),
+  if (!value.getType().isInteger(32))
+    return columns(b, loc, space, start, value.getType());
+  // An i32 value (an id or label) lives in a float column.
+  Value pointer = floats(b, loc, pointerOf(b, loc, space), i64(b, loc, start));
+  return buffer(b, loc, pointer, leadingDimension(b, loc, space),
                 value.getType());
 }
 

@@ -20,6 +20,7 @@
 
 #include "compiler/Conversion/ParamOrder.h"
 #include "compiler/Conversion/RuntimeAbi.h"
+#include "dialects/ArenaLayout.h"
 #include "dialects/CavsOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -110,9 +111,12 @@ public:
   mlir::Value buffer(mlir::OpBuilder &b, mlir::Location loc,
                      mlir::Value pointer, mlir::Value ld, int64_t columns,
                      mlir::MemRefType type);
-  /// The arena or the task scratch of the call as one buffer, rows by
-  /// their floats per row; f32 slots are its subviews.
+  /// The task scratch or the state rows of the call as one buffer, rows
+  /// by their floats per row; f32 slots are its subviews.
   mlir::Value spaceBuffer(mlir::OpBuilder &b, SlotSpace space);
+  /// Arena block `index` of the call's rows as one buffer (see
+  /// arenaBlocks); f32 arena slots are its subviews.
+  mlir::Value arenaBlockBuffer(mlir::OpBuilder &b, size_t index);
   /// The buffer of a `valueType` value at columns `start` ... of `buffer`
   /// (a subview).
   mlir::Value columns(mlir::OpBuilder &b, mlir::Location loc,
@@ -166,12 +170,16 @@ private:
 
   mlir::ModuleOp module;
   std::string symbolPrefix;
-  int64_t arenaFloats = 0, scratchFloats = 0;
+  int64_t scratchFloats = 0;
+  /// The vertex's arena blocks (dialects/ArenaLayout.h).
+  llvm::SmallVector<ArenaBlock> arenaBlocks;
   unsigned numConstants = 0;
   mlir::Value callArg;
   mlir::Block *exit = nullptr;
   llvm::DenseMap<int64_t, mlir::Value> fields;
   llvm::DenseMap<int64_t, mlir::Value> spaces;
+  /// The buffers of the arena blocks built so far, by block.
+  llvm::SmallVector<mlir::Value> blockBuffers;
 };
 
 /// The patterns that lower the ops of a phase to runtime calls.

@@ -175,9 +175,11 @@ def CavsMergeMatmuls : Pass<"cavs-merge-matmuls", "cavs::ModelOp"> {
 def CavsPlanMemory : Pass<"cavs-plan-memory", "cavs::ModelOp"> {
   let summary = "give every per-vertex value a slot in its function's rows";
   let description = [{
-    Each vertex function owns an **arena**: one row per vertex of that
-    function in the batch (rows in task order, so a task's rows are
-    contiguous), with `cavs.arena_floats` floats per row; and a **task
+    Each vertex function owns an **arena**: one row of columns per vertex
+    of that function in the batch (rows in task order, so a task's rows
+    are contiguous), stored block by block (dialects/ArenaLayout.h:
+    columns that slots share form a block, one matrix over all rows), with
+    `cavs.arena_floats` floats per vertex for that layout; and a **task
     scratch**: one row per vertex of the task being run, with
     `cavs.scratch_floats` floats per row. Every value of F and ∂F gets a
     `#cavs.slot<space, offset, size>` (the `cavs.slots` attribute of its

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/Passes.h"
+#include "dialects/ArenaLayout.h"
 
 #include "cavs/model.h"
 
@@ -352,12 +353,6 @@ LogicalResult Planner::run() {
     arena.push_back(&owner);
   }
   int64_t arenaWidth = pack(arena), scratchWidth = pack(scratch);
-  for (auto [what, width] : {std::pair("arena", arenaWidth),
-                             std::pair("scratch", scratchWidth)})
-    if (width > CAVS_MAX_VERTEX_FLOATS)
-      return vertex.emitError("needs ")
-             << width << " floats per vertex in its " << what
-             << ", past the runtime's limit of " << CAVS_MAX_VERTEX_FLOATS;
 
   MLIRContext *context = vertex.getContext();
   for (Operation *op : sequence) {
@@ -373,6 +368,15 @@ LogicalResult Planner::run() {
     }
     op->setAttr(CavsDialect::kSlotsAttrName, ArrayAttr::get(context, slots));
   }
+  // The arena is stored block by block (dialects/ArenaLayout.h), which
+  // needs a little more than its columns where blocks round up to lines.
+  arenaWidth = std::max(arenaWidth, arenaBlockFloats(arenaBlocks(vertex)));
+  for (auto [what, width] : {std::pair("arena", arenaWidth),
+                             std::pair("scratch", scratchWidth)})
+    if (width > CAVS_MAX_VERTEX_FLOATS)
+      return vertex.emitError("needs ")
+             << width << " floats per vertex in its " << what
+             << ", past the runtime's limit of " << CAVS_MAX_VERTEX_FLOATS;
   OpBuilder builder(context);
   vertex->setAttr(CavsDialect::kArenaWidthAttrName,
                   builder.getI64IntegerAttr(arenaWidth));

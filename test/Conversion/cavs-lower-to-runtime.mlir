@@ -9,7 +9,7 @@
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=3},cavs.model(cavs-outline-phases),cavs-lower-to-runtime{device=cuda},canonicalize,cse)' | FileCheck %s --check-prefix=CUDA
 
 // Every runtime op is entry i of the device table cavs_call::device (field
-// 18; cavs/ops.def): gemm 0 (the table's first word), gather 1, scatter 2, lookup 6, gather_rows 12,
+// 20; cavs/ops.def): gemm 0 (the table's first word), gather 1, scatter 2, lookup 6, gather_rows 12,
 // scatter_rows 13, launch 16, run_rows 18.
 // CHECK-NOT:   cavs.model
 // CHECK-NOT:   func.func private
@@ -27,7 +27,7 @@
 // CHECK-NEXT:    return
 
 // CHECK-LABEL: func.func @tree_node_forward_eager(%arg0: !llvm.ptr) -> i32
-// CHECK:         %[[FIELD:.*]] = llvm.getelementptr %arg0[18] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK:         %[[FIELD:.*]] = llvm.getelementptr %arg0[20] : (!llvm.ptr) -> !llvm.ptr, i64
 // CHECK-NEXT:    %[[DEVICE:.*]] = llvm.load %[[FIELD]] : !llvm.ptr -> !llvm.ptr
 // CHECK:         %[[ENTRY:.*]] = llvm.getelementptr %[[DEVICE]][12] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    %[[GATHER_ROWS:.*]] = llvm.load %[[ENTRY]]
@@ -39,6 +39,23 @@
 
 // CHECK-LABEL: func.func @tree_node_forward_body(%arg0: !llvm.ptr) -> i32
 // CHECK-NEXT:    %[[ROWS_FORM:.*]] = constant @tree_node_k0_rows : (i64, i64, !llvm.ptr) -> ()
+// The arena is stored block by block (slots that overlap share a block):
+// the call's rows of block [1, 5) start at arena (field 1) + arena_rows
+// (field 2) * 1 + arena_row (field 3) * 4, and lie 4 floats apart.
+// CHECK:         %[[ROWS_FIELD:.*]] = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[ARENA_ROWS:.*]] = llvm.load %[[ROWS_FIELD]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[ROW_FIELD:.*]] = llvm.getelementptr %arg0[3] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[ARENA_ROW:.*]] = llvm.load %[[ROW_FIELD]] : !llvm.ptr -> i64
+// CHECK-NEXT:    %[[ROW_BEGIN:.*]] = arith.muli %[[ARENA_ROW]], %c4_i64 : i64
+// CHECK-NEXT:    %[[BEGIN:.*]] = arith.addi %[[ARENA_ROWS]], %[[ROW_BEGIN]] : i64
+// CHECK-NEXT:    %[[ARENA_FIELD:.*]] = llvm.getelementptr %arg0[1] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK-NEXT:    %[[ARENA:.*]] = llvm.load %[[ARENA_FIELD]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT:    %[[BLOCK:.*]] = llvm.getelementptr %[[ARENA]][%[[BEGIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         llvm.insertvalue %c4_i64, %{{.*}}[4, 0]
+// Block [5, 9) starts 5 rows of the arena in.
+// CHECK:         %[[BLOCK_BEGIN:.*]] = arith.muli %[[ARENA_ROWS]], %c5_i64 : i64
+// CHECK-NEXT:    %[[BEGIN:.*]] = arith.addi %[[BLOCK_BEGIN]], %[[ROW_BEGIN]] : i64
+// CHECK-NEXT:    llvm.getelementptr %[[ARENA]][%[[BEGIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         %[[SLOT:.*]] = memref.subview %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : memref<?x8xf32, strided<[?, 1], offset: ?>> to memref<?x4xf32, strided<[?, 1], offset: ?>>
 // CHECK:         %[[CHILD:.*]] = scf.if %{{.*}} -> (memref<?x4xf32, strided<[?, 1], offset: ?>>) {
 // CHECK:           scf.yield %{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>
@@ -66,7 +83,7 @@
 // array of 8-byte values.
 // CUDA-NOT:    func.func @tree_node_k0
 // CUDA-LABEL:  func.func @tree_node_forward_body(%arg0: !llvm.ptr) -> i32
-// CUDA:          %[[DEVICE_FIELD:.*]] = llvm.getelementptr %arg0[18]
+// CUDA:          %[[DEVICE_FIELD:.*]] = llvm.getelementptr %arg0[20]
 // CUDA-NEXT:     %[[DEVICE:.*]] = llvm.load %[[DEVICE_FIELD]] : !llvm.ptr -> !llvm.ptr
 // CUDA:          %[[ARGS:.*]] = llvm.alloca %{{.*}} x i64
 // CUDA:          %[[LAUNCH:.*]] = llvm.getelementptr %[[DEVICE]][16] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr

@@ -64,7 +64,8 @@ template <int F, int Phase, bool Infer> cavs_status record(const cavs_call *c) {
     r.views = copyOf(c->child_views, kArities[F]);
   }
   const int64_t arena = (Infer ? kInferArena : kTrainArena)[F];
-  r.arenaZero = std::all_of(c->arena, c->arena + c->rows * arena,
+  const float *rows = c->arena + c->arena_row * arena;
+  r.arenaZero = std::all_of(rows, rows + c->rows * arena,
                             [](float v) { return v == 0.0f; });
   {
     std::lock_guard<std::mutex> lock(recordsMutex);
@@ -167,6 +168,8 @@ protected:
     Span<const int32_t> rows = schedule.typeRows(r.function);
     EXPECT_EQ(r.call.rows, int64_t(rows.size()));
     EXPECT_EQ(r.call.arena, arenas[r.function]);
+    EXPECT_EQ(r.call.arena_rows, int64_t(rows.size()));
+    EXPECT_EQ(r.call.arena_row, 0);
     EXPECT_EQ(r.call.scratch, nullptr);
     // The global row of the type's first vertex (contiguous for arity 0).
     EXPECT_EQ(r.call.state_begin, rows[0]);
@@ -178,12 +181,14 @@ protected:
 
   void checkTaskCall(const Record &r, const cavs_task &task,
                      const Schedule &schedule,
-                     const std::vector<float *> &arenas, bool infer) {
+                     const std::vector<float *> &arenas) {
     SCOPED_TRACE("task of function " + std::to_string(task.type));
     EXPECT_EQ(r.function, task.type);
     EXPECT_EQ(r.call.rows, task.count);
-    const int64_t arena = (infer ? kInferArena : kTrainArena)[task.type];
-    EXPECT_EQ(r.call.arena, arenas[task.type] + task.local_begin * arena);
+    EXPECT_EQ(r.call.arena, arenas[task.type]);
+    EXPECT_EQ(r.call.arena_rows,
+              int64_t(schedule.typeRows(task.type).size()));
+    EXPECT_EQ(r.call.arena_row, task.local_begin);
     EXPECT_EQ(r.call.state_begin, task.global_begin);
     for (int32_t k = 0; k < task.arity; ++k) {
       Span<const int32_t> slot = schedule.childRows(task, k);
@@ -256,7 +261,7 @@ TEST_F(InstanceCalls, ForwardAndBackwardFollowTheSchedule) {
       EXPECT_EQ(r.phase, CAVS_PHASE_FORWARD_BODY);
       EXPECT_NE(r.call.scratch, nullptr);
       EXPECT_EQ(r.call.scratch, records[2].call.scratch);
-      checkTaskCall(r, tasks[i - 2], schedule, arenas, false);
+      checkTaskCall(r, tasks[i - 2], schedule, arenas);
     } else {
       EXPECT_EQ(r.function, 1);
       EXPECT_EQ(r.phase, CAVS_PHASE_FORWARD_LAZY);
@@ -300,8 +305,7 @@ TEST_F(InstanceCalls, ForwardAndBackwardFollowTheSchedule) {
       checkWholeTypeCall(r, schedule, arenas);
     } else {
       EXPECT_EQ(r.phase, CAVS_PHASE_BACKWARD_BODY);
-      checkTaskCall(r, tasks[tasks.size() - 1 - (i - 2)], schedule, arenas,
-                    false);
+      checkTaskCall(r, tasks[tasks.size() - 1 - (i - 2)], schedule, arenas);
     }
     if (r.function == 0) {
       EXPECT_EQ(r.call.pull_grads[0], nullptr) << "i32 inputs have none";
@@ -391,8 +395,8 @@ TEST_F(InstanceCalls, RowLocalBodiesRunAsCallsOverConsecutiveRows) {
           EXPECT_EQ(c.rows, parts.size() == 1 ? task.count
                             : first == 0      ? firstRows
                                               : task.count - firstRows);
-          EXPECT_EQ(c.arena,
-                    arena + (task.local_begin + first) * kTrainArena[1]);
+          EXPECT_EQ(c.arena, arena);
+          EXPECT_EQ(c.arena_row, task.local_begin + first);
           EXPECT_EQ(c.scratch, parts[0]->call.scratch + first * kScratch[1]);
           for (int32_t k = 0; k < 2; ++k) {
             Span<const int32_t> slot = schedule.childRows(task, k);
@@ -472,7 +476,7 @@ TEST_F(InstanceCalls, InferModeUsesTheInferProgramAndClearsOutputs) {
   for (size_t i = 0; i < records.size(); ++i) {
     EXPECT_TRUE(records[i].infer);
     if (i >= 2 && i < 2 + tasks.size())
-      checkTaskCall(records[i], tasks[i - 2], schedule, arenas, true);
+      checkTaskCall(records[i], tasks[i - 2], schedule, arenas);
   }
   // z, which the leaves do not push, was zeroed, and nothing wrote it this
   // time. y, which every vertex's function pushes, was not cleared first

@@ -21,6 +21,12 @@ namespace {
 // state h, and in training dh and dx.
 constexpr int kX = 0, kH = 1, kDh = 2, kDx = 3;
 
+/// The call's first arena row. The toys keep their arenas row by row, A
+/// floats a vertex: an arena's layout is its phase functions' own choice.
+template <int A> float *arenaRows(const cavs_call *c) {
+  return c->arena + c->arena_row * A;
+}
+
 /// gather(k) of a scalar state into scratch column k, in place when the
 /// schedule says the rows are a view.
 void gatherChild(const cavs_call *c, int64_t k, int64_t width, float *dst,
@@ -35,17 +41,17 @@ void gatherChild(const cavs_call *c, int64_t k, int64_t width, float *dst,
 
 /// x = pull x; h = x·wᵀ (+ b when Bias).
 template <int A, bool Bias> cavs_status pullAndScale(const cavs_call *c) {
-  cavs_op_gather_rows(c->rows, c->vertices, c->pulls[0], 1, c->arena + kX, A);
-  cavs_op_gemm(0, 1, c->rows, 1, 1, 1.0f, c->arena + kX, A, c->params[0], 1,
-               0.0f, c->arena + kH, A);
+  cavs_op_gather_rows(c->rows, c->vertices, c->pulls[0], 1, arenaRows<A>(c) + kX, A);
+  cavs_op_gemm(0, 1, c->rows, 1, 1, 1.0f, arenaRows<A>(c) + kX, A, c->params[0], 1,
+               0.0f, arenaRows<A>(c) + kH, A);
   if (Bias)
     for (int64_t r = 0; r < c->rows; ++r)
-      c->arena[r * A + kH] += c->params[1][0];
+      arenaRows<A>(c)[r * A + kH] += c->params[1][0];
   return CAVS_OK;
 }
 
 template <int A> cavs_status nodeForwardEager(const cavs_call *c) {
-  cavs_op_gather_rows(c->rows, c->vertices, c->pulls[0], 1, c->arena + kX, A);
+  cavs_op_gather_rows(c->rows, c->vertices, c->pulls[0], 1, arenaRows<A>(c) + kX, A);
   return CAVS_OK;
 }
 
@@ -53,56 +59,56 @@ template <int A> cavs_status nodeForwardEager(const cavs_call *c) {
 template <int A> cavs_status nodeForwardBody(const cavs_call *c) {
   for (int64_t k = 0; k < 2; ++k)
     gatherChild(c, k, 1, c->scratch + k, 2);
-  cavs_op_gemm(0, 1, c->rows, 1, 1, 1.0f, c->arena + kX, A, c->params[0], 1,
-               0.0f, c->arena + kH, A);
+  cavs_op_gemm(0, 1, c->rows, 1, 1, 1.0f, arenaRows<A>(c) + kX, A, c->params[0], 1,
+               0.0f, arenaRows<A>(c) + kH, A);
   for (int64_t r = 0; r < c->rows; ++r)
-    c->arena[r * A + kH] += c->scratch[2 * r] + c->scratch[2 * r + 1];
-  cavs_op_scatter(c->rows, c->arena + kH, A, c->state + c->state_begin, 1);
+    arenaRows<A>(c)[r * A + kH] += c->scratch[2 * r] + c->scratch[2 * r + 1];
+  cavs_op_scatter(c->rows, arenaRows<A>(c) + kH, A, c->state + c->state_begin, 1);
   return CAVS_OK;
 }
 
 template <int A> cavs_status leafForwardBody(const cavs_call *c) {
-  cavs_op_scatter(c->rows, c->arena + kH, A, c->state + c->state_begin, 1);
+  cavs_op_scatter(c->rows, arenaRows<A>(c) + kH, A, c->state + c->state_begin, 1);
   return CAVS_OK;
 }
 
 /// push y = h; loss Σ h.
 template <int A> cavs_status scalarForwardLazy(const cavs_call *c) {
-  cavs_op_scatter_rows(c->rows, c->vertices, c->arena + kH, A, c->pushes[0], 1,
+  cavs_op_scatter_rows(c->rows, c->vertices, arenaRows<A>(c) + kH, A, c->pushes[0], 1,
                        0);
-  *c->loss += cavs_op_loss_sum(c->rows, c->arena + kH, A);
+  *c->loss += cavs_op_loss_sum(c->rows, arenaRows<A>(c) + kH, A);
   return CAVS_OK;
 }
 
 /// dh = dy + 1 (the loss).
 template <int A> cavs_status scalarBackwardEager(const cavs_call *c) {
-  cavs_op_gather_rows(c->rows, c->vertices, c->push_grads[0], 1, c->arena + kDh,
+  cavs_op_gather_rows(c->rows, c->vertices, c->push_grads[0], 1, arenaRows<A>(c) + kDh,
                       A);
   for (int64_t r = 0; r < c->rows; ++r)
-    c->arena[r * A + kDh] += 1.0f;
+    arenaRows<A>(c)[r * A + kDh] += 1.0f;
   return CAVS_OK;
 }
 
 /// dh += the parents' gradient; children get dh.
 template <int A, int Arity> cavs_status scalarBackwardBody(const cavs_call *c) {
   for (int64_t r = 0; r < c->rows; ++r)
-    c->arena[r * A + kDh] += c->state_grad[c->state_begin + r];
+    arenaRows<A>(c)[r * A + kDh] += c->state_grad[c->state_begin + r];
   for (int64_t k = 0; k < Arity; ++k)
-    cavs_op_child_grad(c->rows, 0, 1, c->children + k * c->rows, c->arena + kDh,
+    cavs_op_child_grad(c->rows, 0, 1, c->children + k * c->rows, arenaRows<A>(c) + kDh,
                        A, c->state_grad, 1);
   return CAVS_OK;
 }
 
 /// dx += dh·w, dw += Σ dh·x (and db += Σ dh when Bias).
 template <int A, bool Bias> cavs_status scalarBackwardLazy(const cavs_call *c) {
-  cavs_op_gemm(0, 0, c->rows, 1, 1, 1.0f, c->arena + kDh, A, c->params[0], 1,
-               0.0f, c->arena + kDx, A);
-  cavs_op_scatter_rows(c->rows, c->vertices, c->arena + kDx, A,
+  cavs_op_gemm(0, 0, c->rows, 1, 1, 1.0f, arenaRows<A>(c) + kDh, A, c->params[0], 1,
+               0.0f, arenaRows<A>(c) + kDx, A);
+  cavs_op_scatter_rows(c->rows, c->vertices, arenaRows<A>(c) + kDx, A,
                        c->pull_grads[0], 1, 1);
-  cavs_op_gemm(1, 0, 1, 1, c->rows, 1.0f, c->arena + kDh, A, c->arena + kX, A,
+  cavs_op_gemm(1, 0, 1, 1, c->rows, 1.0f, arenaRows<A>(c) + kDh, A, arenaRows<A>(c) + kX, A,
                1.0f, c->grads[0], 1);
   if (Bias)
-    cavs_op_column_sum(c->rows, 1, c->arena + kDh, A, c->grads[1]);
+    cavs_op_column_sum(c->rows, 1, arenaRows<A>(c) + kDh, A, c->grads[1]);
   return CAVS_OK;
 }
 
@@ -111,16 +117,16 @@ template <int A, bool Bias> cavs_status scalarBackwardLazy(const cavs_call *c) {
 constexpr int kE = 0, kCellH = 2, kWord = 4, kCellDh = 5;
 
 /// The word ids of the call's arena rows (int32 bits in float slots).
-const int32_t *words(const cavs_call *c) {
-  return reinterpret_cast<const int32_t *>(c->arena + kWord);
+template <int A> const int32_t *words(const cavs_call *c) {
+  return reinterpret_cast<const int32_t *>(arenaRows<A>(c) + kWord);
 }
 
 /// word = pull word; e = lookup(embed, word).
 template <int A> cavs_status cellForwardEager(const cavs_call *c) {
-  cavs_op_gather_rows(c->rows, c->vertices, c->pulls[0], 1, c->arena + kWord,
+  cavs_op_gather_rows(c->rows, c->vertices, c->pulls[0], 1, arenaRows<A>(c) + kWord,
                       A);
-  return cavs_op_lookup(c->rows, words(c), A, c->params[0], kEmbedRows, 2,
-                        c->arena + kE, A);
+  return cavs_op_lookup(c->rows, words<A>(c), A, c->params[0], kEmbedRows, 2,
+                        arenaRows<A>(c) + kE, A);
 }
 
 /// h = e + gather(0); scatter(h).
@@ -128,19 +134,19 @@ template <int A> cavs_status cellForwardBody(const cavs_call *c) {
   gatherChild(c, 0, 2, c->scratch, 2);
   for (int64_t r = 0; r < c->rows; ++r)
     for (int64_t j = 0; j < 2; ++j)
-      c->arena[r * A + kCellH + j] =
-          c->arena[r * A + kE + j] + c->scratch[2 * r + j];
-  cavs_op_scatter(c->rows, c->arena + kCellH, A, c->state + 2 * c->state_begin,
+      arenaRows<A>(c)[r * A + kCellH + j] =
+          arenaRows<A>(c)[r * A + kE + j] + c->scratch[2 * r + j];
+  cavs_op_scatter(c->rows, arenaRows<A>(c) + kCellH, A, c->state + 2 * c->state_begin,
                   2);
   return CAVS_OK;
 }
 
 /// push h; loss Σ h.
 template <int A> cavs_status cellForwardLazy(const cavs_call *c) {
-  cavs_op_scatter_rows(c->rows, c->vertices, c->arena + kCellH, A, c->pushes[0],
+  cavs_op_scatter_rows(c->rows, c->vertices, arenaRows<A>(c) + kCellH, A, c->pushes[0],
                        2, 0);
-  *c->loss += cavs_op_loss_sum(c->rows, c->arena + kCellH, A) +
-              cavs_op_loss_sum(c->rows, c->arena + kCellH + 1, A);
+  *c->loss += cavs_op_loss_sum(c->rows, arenaRows<A>(c) + kCellH, A) +
+              cavs_op_loss_sum(c->rows, arenaRows<A>(c) + kCellH + 1, A);
   return CAVS_OK;
 }
 
@@ -149,10 +155,10 @@ constexpr int kCellTrain = 7, kCellInfer = 5;
 cavs_status cellBackwardEager(const cavs_call *c) {
   constexpr int A = kCellTrain;
   cavs_op_gather_rows(c->rows, c->vertices, c->push_grads[0], 2,
-                      c->arena + kCellDh, A);
+                      arenaRows<A>(c) + kCellDh, A);
   for (int64_t r = 0; r < c->rows; ++r)
     for (int64_t j = 0; j < 2; ++j)
-      c->arena[r * A + kCellDh + j] += 1.0f;
+      arenaRows<A>(c)[r * A + kCellDh + j] += 1.0f;
   return CAVS_OK;
 }
 
@@ -160,9 +166,9 @@ cavs_status cellBackwardBody(const cavs_call *c) {
   constexpr int A = kCellTrain;
   for (int64_t r = 0; r < c->rows; ++r)
     for (int64_t j = 0; j < 2; ++j)
-      c->arena[r * A + kCellDh + j] +=
+      arenaRows<A>(c)[r * A + kCellDh + j] +=
           c->state_grad[2 * (c->state_begin + r) + j];
-  cavs_op_child_grad(c->rows, 0, 1, c->children, c->arena + kCellDh, A,
+  cavs_op_child_grad(c->rows, 0, 1, c->children, arenaRows<A>(c) + kCellDh, A,
                      c->state_grad, 2);
   return CAVS_OK;
 }
@@ -171,10 +177,10 @@ cavs_status cellBackwardBody(const cavs_call *c) {
 cavs_status cellBackwardLazy(const cavs_call *c) {
   constexpr int A = kCellTrain;
   if (cavs_status status =
-          cavs_op_lookup_grad(c->rows, words(c), A, c->arena + kCellDh, A,
+          cavs_op_lookup_grad(c->rows, words<A>(c), A, arenaRows<A>(c) + kCellDh, A,
                               c->grads[0], kEmbedRows, 2))
     return status;
-  return cavs_op_mark_rows(c->grad_store, 0, c->rows, words(c), A);
+  return cavs_op_mark_rows(c->grad_store, 0, c->rows, words<A>(c), A);
 }
 
 cavs_function_desc function(const char *name, int32_t arity,

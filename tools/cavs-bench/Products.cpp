@@ -1,7 +1,8 @@
 //===- Products.cpp - merged against separate products (--products) -------===//
 //
 // Operands as the runtime hands them to the engine: children's h and the
-// gradient rows are arena rows (18 H floats apart, as in the Tree-LSTMs),
+// gradient rows are rows of an arena block (about 5 H floats apart, the
+// stride of the gate gradients' block, dialects/ArenaLayout.h),
 // outputs are scratch rows (10 H floats: both children's products side by
 // side), and a parameter read transposed is its transposed copy, so every
 // call is the no-transpose form. Each iteration is timed by hand; with
@@ -73,8 +74,12 @@ struct ProductCase {
   }
 };
 
-/// Arena rows: the Tree-LSTMs' arenas hold about 18 H floats per vertex.
-int64_t arenaLd(int32_t hidden) { return 18 * int64_t(hidden); }
+/// Arena rows: a block of 5 H columns, plus a cache line (16 floats) where
+/// that is a multiple of 1 KiB (H = 512).
+int64_t arenaLd(int32_t hidden) {
+  const int64_t columns = 5 * int64_t(hidden);
+  return columns % 256 == 0 ? columns + 16 : columns;
+}
 /// Scratch rows: both children's products side by side.
 int64_t scratchLd(int32_t hidden) { return 10 * int64_t(hidden); }
 

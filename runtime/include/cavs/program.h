@@ -13,9 +13,12 @@
 // afterwards.
 //
 // Buffers a phase function sees (see docs/runtime.md, "Execution"):
-// - the function's arena: one row of arena_floats floats per vertex of its
-//   type, in task order (the schedule's local rows); `arena` points at the
-//   row of the call's first vertex;
+// - the function's arena: arena_floats floats per vertex of its type, in
+//   task order (the schedule's local rows); `arena` points at its start,
+//   `arena_rows` is the type's vertex count and `arena_row` the call's
+//   first local row. How a phase lays its values out in there is the
+//   compiler's choice: cavsc stores them block by block, each block a
+//   matrix of `arena_rows` rows (dialects/ArenaLayout.h);
 // - the task scratch: scratch_floats floats per vertex of the running task
 //   (body phases only);
 // - the shared state and state-gradient buffers: state_width floats per
@@ -31,7 +34,7 @@
 CAVS_EXTERN_C_BEGIN
 
 /// The version of the structs below (cavs_model_def::version).
-#define CAVS_PROGRAM_VERSION 6
+#define CAVS_PROGRAM_VERSION 7
 
 /// Execution phases, in order; index of cavs_function_desc::phases.
 typedef enum cavs_phase {
@@ -82,7 +85,7 @@ typedef struct cavs_function_desc {
   int32_t num_pushes;
   const cavs_io_desc *pulls;
   const cavs_io_desc *pushes;
-  /// Floats per arena row and per scratch row.
+  /// Floats of the arena per vertex of the type, and per scratch row.
   int64_t arena_floats;
   int64_t scratch_floats;
   /// Indexed by cavs_phase; NULL for a phase without ops.

@@ -253,6 +253,7 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
       cavs_call call = baseCall(f, isBackward(phase));
       call.rows = rows;
       call.arena = functions_[f].arena.data();
+      call.arena_rows = rows;
       // Contiguous for the functions whose whole-type phases touch the
       // state (arity 0: one task at level 0); see cavs_call::state_begin.
       call.state_begin = schedule_.typeRows[begin];
@@ -282,8 +283,10 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
       continue;
     cavs_call call = baseCall(task.type, backward);
     call.rows = task.count;
-    call.arena = functions_[task.type].arena.data() +
-                 int64_t(task.local_begin) * fn.arena_floats;
+    call.arena = functions_[task.type].arena.data();
+    call.arena_rows = schedule_.typeRowOffsets[task.type + 1] -
+                      schedule_.typeRowOffsets[task.type];
+    call.arena_row = task.local_begin;
     call.scratch = scratch_.data();
     call.state_begin = task.global_begin;
     call.children = children_ + task.children_begin;

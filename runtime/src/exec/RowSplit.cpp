@@ -59,7 +59,7 @@ cavs_status runRowSplit(cavs_phase_fn run, const cavs_call &call,
         const int64_t count = std::min(end * kRowBlock, rows) - first;
         cavs_call part = call;
         part.rows = count;
-        part.arena = call.arena + first * fn.arena_floats;
+        part.arena_row = call.arena_row + first;
         part.scratch = call.scratch + first * fn.scratch_floats;
         part.state_begin = call.state_begin + first;
         part.vertices = call.vertices + first;
