@@ -369,7 +369,7 @@ LogicalResult Planner::run() {
     op->setAttr(CavsDialect::kSlotsAttrName, ArrayAttr::get(context, slots));
   }
   // The arena is stored block by block (dialects/ArenaLayout.h), which
-  // needs a little more than its columns where blocks round up to lines.
+  // needs a few more floats where blocks are padded or start on a line.
   arenaWidth = std::max(arenaWidth, arenaBlockFloats(arenaBlocks(vertex)));
   for (auto [what, width] : {std::pair("arena", arenaWidth),
                              std::pair("scratch", scratchWidth)})

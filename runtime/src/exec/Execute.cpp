@@ -189,6 +189,10 @@ cpu::StableOperandScope ModelInstance::stableParams() const {
 cavs_call ModelInstance::baseCall(int32_t function, bool backward) {
   FunctionState &state = functions_[function];
   cavs_call call{};
+  // The whole arena of the function's type; a task's call moves arena_row.
+  call.arena = state.arena.data();
+  call.arena_rows = schedule_.typeRowOffsets[function + 1] -
+                    schedule_.typeRowOffsets[function];
   call.state = state_.data();
   call.state_grad = backward ? stateGrad_.data() : nullptr;
   call.num_vertices = numVertices_;
@@ -252,8 +256,6 @@ Status ModelInstance::runWholeTypes(const cavs_program_desc &program,
     if (run && rows > 0) {
       cavs_call call = baseCall(f, isBackward(phase));
       call.rows = rows;
-      call.arena = functions_[f].arena.data();
-      call.arena_rows = rows;
       // Contiguous for the functions whose whole-type phases touch the
       // state (arity 0: one task at level 0); see cavs_call::state_begin.
       call.state_begin = schedule_.typeRows[begin];
@@ -283,9 +285,6 @@ Status ModelInstance::runTasks(const cavs_program_desc &program,
       continue;
     cavs_call call = baseCall(task.type, backward);
     call.rows = task.count;
-    call.arena = functions_[task.type].arena.data();
-    call.arena_rows = schedule_.typeRowOffsets[task.type + 1] -
-                      schedule_.typeRowOffsets[task.type];
     call.arena_row = task.local_begin;
     call.scratch = scratch_.data();
     call.state_begin = task.global_begin;

@@ -165,6 +165,8 @@ private:
   void prepareForward(const GraphBatch &batch,
                       const cavs_program_desc &program);
   void prepareBackward();
+  /// The fields every call of `function` shares: its whole arena, the
+  /// buffers and tables; the callers set the rows.
   cavs_call baseCall(int32_t function, bool backward);
   /// The scope of a pass, in which the parameters do not change: on the
   /// CPU, forward products multiply by transposed copies of them (an empty
