@@ -21,18 +21,19 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
-/// Checks what the patterns cannot say well: a whole-type call's state rows
-/// are contiguous only for arity 0 (one task at level 0; see
-/// cavs_call::state_begin).
+/// Checks what the patterns cannot say well: only a task knows its vertices'
+/// children, and a whole-type call's state rows are contiguous only for
+/// arity 0 (one task at level 0; see cavs_call::state_begin). cavs-classify
+/// keeps these ops in the body; hand-written IR may not.
 LogicalResult checkStateAccess(PhaseOp phase, VertexOp vertex) {
   if (phase.getKind() == BatchingKind::body || vertex.getArity() == 0)
     return success();
   for (Operation &op : phase.getBody().front())
-    if (isa<ScatterOp, StateGradOp>(op))
-      return op.emitOpError("runs outside the task order because vertex "
-                            "function '")
-             << vertex.getSymName() << "' never gathers; declare it with "
-             << "arity 0";
+    if (isa<GatherOp, ScatterOp, StateGradOp, ChildGradOp>(op))
+      return op.emitOpError("reads or writes the state outside the task "
+                            "order, in vertex function '")
+             << vertex.getSymName() << "' (arity " << vertex.getArity()
+             << "); only its body phase may";
   return success();
 }
 

@@ -56,9 +56,13 @@ void sinkEagerElementwise(Block &block) {
 }
 
 /// Classifies the ops of `block` (F's body or ∂F's region); InputOp reads
-/// and OutputOp publishes the recursion's state.
+/// and OutputOp publishes the recursion's state. With children (arity > 0)
+/// both stay in the body whatever their operands and users: only a task
+/// knows its vertices' children and state rows (the whole-type phases see
+/// them as one block only at level 0), so a gather that only a loss reads,
+/// or a scatter of values computed without the children, still runs there.
 template <typename InputOp, typename OutputOp>
-void classifyBlock(Block &block, bool lazyBatching) {
+void classifyBlock(Block &block, int64_t arity, bool lazyBatching) {
   llvm::DenseSet<Operation *> dependsOnInput, neededByOutput;
   for (Operation &op : block) {
     bool dependent = isa<InputOp>(op) ||
@@ -82,7 +86,8 @@ void classifyBlock(Block &block, bool lazyBatching) {
   for (Operation &op : block) {
     if (op.getNumRegions() != 0)
       continue;
-    BatchingKind kind = !lazyBatching ? BatchingKind::body
+    bool taskOrdered = arity > 0 && isa<InputOp, OutputOp>(op);
+    BatchingKind kind = !lazyBatching || taskOrdered ? BatchingKind::body
                         : !dependsOnInput.contains(&op) ? BatchingKind::eager
                         : neededByOutput.contains(&op)  ? BatchingKind::body
                                                         : BatchingKind::lazy;
@@ -98,11 +103,12 @@ struct ClassifyPass : public cavs::impl::CavsClassifyBase<ClassifyPass> {
 
   void runOnOperation() override {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
-      classifyBlock<GatherOp, ScatterOp>(vertex.getBody().front(),
+      int64_t arity = vertex.getArity();
+      classifyBlock<GatherOp, ScatterOp>(vertex.getBody().front(), arity,
                                          lazyBatching);
       if (BackwardOp backward = vertex.getBackward())
         classifyBlock<StateGradOp, ChildGradOp>(backward.getBody().front(),
-                                                lazyBatching);
+                                                arity, lazyBatching);
     }
   }
 };

@@ -21,13 +21,33 @@ cavs.model @m {
 // -----
 
 // A whole-type phase sees a vertex function's state rows as one block only
-// when every vertex is at level 0 (arity 0).
+// when every vertex is at level 0 (arity 0), and knows no children.
 cavs.model @m state tensor<2xf32> {
   cavs.vertex @v arity 1 pulls {x = tensor<2xf32>} pushes {} attributes {cavs.arena_floats = 2 : i64, cavs.scratch_floats = 0 : i64} {
     cavs.phase <eager> {
       %x = cavs.pull "x" {cavs.slots = [#cavs.slot<arena, 0, 2>]} : tensor<2xf32>
-      // expected-error @below {{'cavs.scatter' op runs outside the task order because vertex function 'v' never gathers; declare it with arity 0}}
+      // expected-error @below {{'cavs.scatter' op reads or writes the state outside the task order, in vertex function 'v' (arity 1); only its body phase may}}
       cavs.scatter %x : tensor<2xf32>
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
+// Nor does a lazy phase: a gather there would read children no task names.
+cavs.model @m state tensor<2xf32> {
+  cavs.vertex @v arity 1 pulls {} pushes {} attributes {cavs.arena_floats = 2 : i64, cavs.scratch_floats = 0 : i64} {
+    cavs.phase <body> {
+      %g = cavs.gather 0 {cavs.slots = [#cavs.slot<arena, 0, 2>]} : tensor<2xf32>
+      cavs.scatter %g : tensor<2xf32>
+      cavs.yield
+    }
+    cavs.phase <lazy> {
+      // expected-error @below {{'cavs.gather' op reads or writes the state outside the task order, in vertex function 'v' (arity 1); only its body phase may}}
+      %s = cavs.gather 0 {cavs.slots = [#cavs.slot<arena, 0, 2>]} : tensor<2xf32>
+      %r = cavs.reduce_sum %s : tensor<2xf32>
+      cavs.loss %r : tensor<f32>
       cavs.yield
     }
   }

@@ -151,14 +151,18 @@ TEST_P(ExampleModelGradients, BatchedOrderAndMemoryPlanPreserveResults) {
 }
 
 
-std::vector<Case> allCases() {
+std::vector<Case> allCases(const std::vector<test::ExampleModel> &models) {
   std::vector<Case> cases;
-  for (const test::ExampleModel &model : test::exampleModels())
+  for (const test::ExampleModel &model : models)
     for (bool optimized : {true, false})
       cases.push_back({model, optimized});
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleModelGradients,
-                         testing::ValuesIn(allCases()), caseName);
+                         testing::ValuesIn(allCases(test::exampleModels())),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CornerCases, ExampleModelGradients,
+                         testing::ValuesIn(allCases(test::cornerCaseModels())),
+                         caseName);
 } // namespace

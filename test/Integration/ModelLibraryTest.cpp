@@ -693,9 +693,9 @@ void ModelLibraryTest::checkAgainstEvaluator(
 }
 
 
-std::vector<Case> allCases() {
+std::vector<Case> allCases(const std::vector<test::ExampleModel> &models) {
   std::vector<Case> cases;
-  for (const test::ExampleModel &model : test::exampleModels())
+  for (const test::ExampleModel &model : models)
     for (const char *ablation :
          {"all", "no-fusion", "no-lazy-batching", "no-merge-matmuls"})
       cases.push_back({model, ablation});
@@ -703,5 +703,9 @@ std::vector<Case> allCases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, ModelLibraryTest,
-                         testing::ValuesIn(allCases()), caseName);
+                         testing::ValuesIn(allCases(test::exampleModels())),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CornerCases, ModelLibraryTest,
+                         testing::ValuesIn(allCases(test::cornerCaseModels())),
+                         caseName);
 } // namespace

@@ -172,3 +172,40 @@ cavs.model @sink_lazy state tensor<4xf32> {
     cavs.push "y", %y : tensor<4xf32>
   }
 }
+
+// -----
+
+// With children, the ends of the recursion run in the body whatever their
+// operands and users: a gather that only a loss and a push read (by users
+// alone it would be lazy, where no task says whose children to read), a
+// scatter of a value computed from the pulls alone (eager by its operands),
+// and in ∂F a state_grad only a parameter gradient reads. (The tanh, used
+// only by the scatter, then moves into the body's kernel.)
+// CHECK-LABEL: cavs.model @ends_in_the_body
+// CHECK:      cavs.pull "x" {cavs.batching = #cavs.batching<eager>}
+// CHECK-NEXT: cavs.tanh {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.scatter {{.*}} {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.gather 0 {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT: cavs.reduce_sum {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.loss {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.push "y", {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: cavs.backward {
+// CHECK-NEXT:   cavs.state_grad {cavs.batching = #cavs.batching<body>}
+// CHECK-NEXT:   cavs.param_grad_outer @W, {{.*}} {cavs.batching = #cavs.batching<lazy>}
+// CHECK-NEXT: }
+cavs.model @ends_in_the_body state tensor<4xf32> {
+  cavs.param @W : tensor<4x4xf32> init xavier
+  cavs.vertex @v arity 1 pulls {x = tensor<4xf32>} pushes {y = tensor<4xf32>} {
+    %x = cavs.pull "x" : tensor<4xf32>
+    %h = cavs.tanh %x : tensor<4xf32>
+    cavs.scatter %h : tensor<4xf32>
+    %s = cavs.gather 0 : tensor<4xf32>
+    %r = cavs.reduce_sum %s : tensor<4xf32>
+    cavs.loss %r : tensor<f32>
+    cavs.push "y", %s : tensor<4xf32>
+    cavs.backward {
+      %dh = cavs.state_grad : tensor<4xf32>
+      cavs.param_grad_outer @W, %dh, %x : tensor<4xf32>, tensor<4xf32>
+    }
+  }
+}

@@ -2,7 +2,8 @@
 //
 // Every model of examples/models, shrunk with -D overrides so that a test
 // can compile and evaluate it in milliseconds, with the graph shapes it is
-// meant for. Shared by the gradient checks and the model-library tests.
+// meant for. Shared by the gradient checks and the model-library tests,
+// which also run the corner-case models of test/Integration/Inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +22,13 @@
 namespace cavs::test {
 
 struct ExampleModel {
-  /// File name in examples/models.
+  /// File name in `directory`.
   const char *file;
   /// -D overrides of its dims.
   std::vector<std::string> defines;
   std::vector<GraphShape> shapes;
+  /// Where the file is: examples/models (CAVS_EXAMPLES_DIR) when null.
+  const char *directory = nullptr;
 };
 
 /// The file name without `.cavs` (`treelstm`): what names a model's cases,
@@ -73,6 +76,20 @@ inline const std::vector<ExampleModel> &exampleModels() {
   };
   return models;
 }
+
+#ifdef CAVS_TEST_MODELS_DIR
+/// Models that are no example but exercise a corner of the compiler in a
+/// compiled library (test/Integration/Inputs).
+inline const std::vector<ExampleModel> &cornerCaseModels() {
+  static const std::vector<ExampleModel> models = {
+      {"state-outside-the-recursion.cavs",
+       {},
+       {GraphShape::Tree, GraphShape::Dag},
+       CAVS_TEST_MODELS_DIR},
+  };
+  return models;
+}
+#endif
 
 } // namespace cavs::test
 

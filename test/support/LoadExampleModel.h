@@ -31,7 +31,9 @@ inline void loadExampleModel(const ExampleModel &model,
                              llvm::SourceMgr &sourceMgr,
                              std::unique_ptr<FrontendResult> &checked,
                              mlir::OwningOpRef<mlir::ModuleOp> &module) {
-  const std::string path = std::string(CAVS_EXAMPLES_DIR) + "/" + model.file;
+  const std::string path =
+      std::string(model.directory ? model.directory : CAVS_EXAMPLES_DIR) +
+      "/" + model.file;
   auto buffer = llvm::MemoryBuffer::getFile(path);
   ASSERT_TRUE(buffer) << "cannot read " << path;
   addSourceBuffer(sourceMgr, std::move(*buffer));
