@@ -3,7 +3,7 @@
 
 #include "ArgParser.h"
 
-#include <cstdio>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -38,6 +38,11 @@ RunState fromRecord(const cavs::TrainState &record) {
   state.epoch = countField(record, kEpoch);
   state.bestEpoch = countField(record, kBestEpoch);
   state.bestScore = record.f64(kBestScore);
+  if (!std::isfinite(state.bestScore))
+    throw std::runtime_error("training-state field '" +
+                             std::string(kBestScore) + "' is " +
+                             std::to_string(state.bestScore) +
+                             ", not a finite score");
   state.shuffleState = record.u64(kShuffleState);
   state.seed = record.u64(kSeed);
   state.batchSize = countField(record, kBatch);
@@ -121,8 +126,6 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
         std::to_string(state.epoch) + " epochs of seed " +
         std::to_string(state.seed) + " lead (" +
         std::to_string(shuffler.state()) + ")");
-  std::printf("resumed %s after epoch %d (best so far: epoch %d)\n",
-              options.resume.c_str(), state.epoch, state.bestEpoch);
   return state;
 }
 

@@ -128,7 +128,9 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
   RunState state = startingState(options, train.size(), shuffler);
   if (!options.resume.empty()) {
     state = resumeRun(model, optimizer, options, state, shuffler);
-    checkpoints.resume(state);
+    checkpoints.resume(state, options.resume);
+    std::printf("resumed %s after epoch %d (best so far: epoch %d)\n",
+                options.resume.c_str(), state.epoch, state.bestEpoch);
     if (plan.metrics)
       plan.metrics->continueAfter(state.epoch);
   }

@@ -21,11 +21,13 @@ checks any app: check_distributed.py beside it is the SST apps' test.)
 
 With --errors it then checks refused resumes, each of which must exit with
 the expected status and message and leave the checkpoint's bytes as they
-were: --epochs already reached, another --seed, a damaged file (checksum).
+were: --epochs already reached, another --seed, a damaged file (checksum),
+a checkpoint whose .best is missing.
 With --craft it also rewrites the training state of a checkpoint, with its
 own encoder of the format of docs/runtime.md (so keep the model small): no
 state, format version 1, a best epoch after the last, a field of the wrong
-type, a shuffling state that the seed does not lead to.
+type, a best score that is NaN, a shuffling state that the seed does not
+lead to.
 """
 import argparse
 import filecmp
@@ -185,6 +187,12 @@ class Checker:
         open(self.path("damaged.ckpt"), "wb").write(data)
         self.refused("a damaged file", self.path("damaged.ckpt"), [], 1,
                      "is corrupt: checksum mismatch")
+        shutil.copy(self.path("epoch1.ckpt"), self.path("nobest.ckpt"))
+        self.refused("a missing best checkpoint", self.path("nobest.ckpt"),
+                     [], 1,
+                     f"--resume {self.path('nobest.ckpt')}: its best "
+                     f"checkpoint '{self.path('nobest.ckpt')}.best' (epoch 1) "
+                     "is missing")
 
     def craft(self):
         """Refused resumes of rewritten training states."""
@@ -206,6 +214,10 @@ class Checker:
              [f for f in fields if f[0] != "train_samples"], 1,
              "bad training state: the training state has no field "
              "'train_samples'"),
+            ("a best score that is no number", 2,
+             replace(fields, "best_score", F64, float("nan")), 1,
+             "bad training state: training-state field 'best_score' is nan, "
+             "not a finite score"),
             ("a shuffling state off by one", 2,
              replace(fields, "shuffle_state", U64,
                      value(fields, "shuffle_state") + 1), 1,

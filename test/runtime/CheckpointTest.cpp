@@ -16,7 +16,9 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <functional>
+#include <tuple>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -726,6 +728,44 @@ TEST_F(CheckpointTest, IoErrors) {
   const std::string underFile = path("file") + "/model.ckpt";
   expectError([&] { saveCheckpoint(underFile, params); }, CAVS_ERROR_IO,
               {"cannot create checkpoint '" + underFile, "Not a directory"});
+}
+
+// Tests that a save, which renames a new file over its target, refuses a
+// target that is no regular file (it would replace a device such as
+// /dev/null, a FIFO or a directory, or the device a link names) and leaves
+// it as it was, and that it follows a link to a regular file, which it
+// replaces while the link stays.
+TEST_F(CheckpointTest, SaveRefusesNonRegularTargetsAndFollowsLinks) {
+  ParamStore params(tinyModel().desc(), 1);
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  std::filesystem::create_directory(path("folder"));
+  std::filesystem::create_symlink("fifo", path("to-fifo"));
+  const std::tuple<std::string, std::string, std::filesystem::file_type>
+      refused[] = {
+          {path("fifo"), "it is a FIFO", std::filesystem::file_type::fifo},
+          {path("folder"), "it is a directory",
+           std::filesystem::file_type::directory},
+          {path("to-fifo"), "its link target '" + path("fifo") + "' is a FIFO",
+           std::filesystem::file_type::symlink}};
+  for (const auto &[file, what, type] : refused) {
+    expectError([&] { saveCheckpoint(file, params); }, CAVS_ERROR_IO,
+                {"cannot save checkpoint '" + file + "': " + what +
+                 ", not a regular file"});
+    EXPECT_EQ(std::filesystem::symlink_status(file).type(), type) << file;
+  }
+
+  saveCheckpoint(path("model.ckpt"), params);
+  const std::string saved = readBytes(path("model.ckpt"));
+  writeBytes(path("target.ckpt"), "old");
+  std::filesystem::create_symlink("target.ckpt", path("link.ckpt"));
+  saveCheckpoint(path("link.ckpt"), params);
+  EXPECT_TRUE(std::filesystem::is_symlink(path("link.ckpt")));
+  EXPECT_EQ(readBytes(path("target.ckpt")), saved);
+  // A dangling link: the save creates the file it names.
+  std::filesystem::create_symlink("new.ckpt", path("dangling.ckpt"));
+  saveCheckpoint(path("dangling.ckpt"), params);
+  EXPECT_TRUE(std::filesystem::is_symlink(path("dangling.ckpt")));
+  EXPECT_EQ(readBytes(path("new.ckpt")), saved);
 }
 
 // Tests that a write failing half way (the file size limit) leaves the

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/FileIo.h"
 
+#include "support/ReadFile.h"
+
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -30,6 +33,9 @@ std::string directoryOf(const std::string &path) {
     return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
 }
+
+/// As many links as the kernel follows in one path before ELOOP.
+constexpr int kMaxSymbolicLinks = 40;
 
 /// Removes `<path>.tmp.<pid>` files whose pid no longer exists: a save that
 /// was killed leaves its temporary file (up to the size of a checkpoint)
@@ -57,8 +63,7 @@ void removeStaleTemporaries(const std::string &path) {
 } // namespace
 
 AtomicFileWriter::AtomicFileWriter(std::string path, const char *what)
-    : path_(std::move(path)),
-      tempPath_(path_ + ".tmp." + std::to_string(::getpid())), what_(what) {}
+    : path_(std::move(path)), target_(path_), what_(what) {}
 
 AtomicFileWriter::~AtomicFileWriter() {
   if (fd_ >= 0)
@@ -72,8 +77,42 @@ Status AtomicFileWriter::ioError(const char *action) const {
                    what_, path_, tempPath_, std::strerror(errno));
 }
 
+Status AtomicFileWriter::resolveTarget() {
+  namespace fs = std::filesystem;
+  for (int links = 0;; ++links) {
+    struct stat info;
+    // Absent (a new file) or not reachable: creating the temporary file
+    // then says why, if it cannot.
+    if (::lstat(target_.c_str(), &info) != 0)
+      return Status();
+    if (S_ISREG(info.st_mode))
+      return Status();
+    if (!S_ISLNK(info.st_mode))
+      return makeError(CAVS_ERROR_IO,
+                       "cannot save {} '{}': {} is {}, not a regular file",
+                       what_, path_,
+                       target_ == path_ ? std::string("it")
+                                        : "its link target '" + target_ + "'",
+                       fileKind(info.st_mode));
+    if (links == kMaxSymbolicLinks)
+      return makeError(CAVS_ERROR_IO,
+                       "cannot save {} '{}': too many levels of symbolic links",
+                       what_, path_);
+    std::error_code error;
+    const fs::path link = fs::read_symlink(target_, error);
+    if (error)
+      return makeError(CAVS_ERROR_IO, "cannot save {} '{}': {}", what_, path_,
+                       error.message());
+    target_ = (link.is_absolute() ? link
+                                  : fs::path(target_).parent_path() / link)
+                  .string();
+  }
+}
+
 Status AtomicFileWriter::open() {
-  removeStaleTemporaries(path_);
+  CAVS_RETURN_IF_ERROR(resolveTarget());
+  tempPath_ = target_ + ".tmp." + std::to_string(::getpid());
+  removeStaleTemporaries(target_);
   do
     fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
                  0644);
@@ -121,13 +160,13 @@ Status AtomicFileWriter::commit() {
     return ioError("sync");
   if (::close(std::exchange(fd_, -1)) != 0)
     return ioError("close");
-  if (::rename(tempPath_.c_str(), path_.c_str()) != 0)
+  if (::rename(tempPath_.c_str(), target_.c_str()) != 0)
     return ioError("rename onto");
   committed_ = true;
   // Make the rename itself durable. Best effort: some file systems cannot
   // sync directories, and the checkpoint is complete either way.
   const int directory =
-      ::open(directoryOf(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      ::open(directoryOf(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory >= 0) {
     ::fsync(directory);
     ::close(directory);

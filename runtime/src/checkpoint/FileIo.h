@@ -1,7 +1,10 @@
 //===- FileIo.h - atomic writes of checkpoint files -----------------------===//
 //
 // Checkpoints are written through a temporary file that is synced and
-// renamed over the target, so the target never holds a partial file. (They
+// renamed over the target, so the target never holds a partial file. A
+// symbolic link is followed to the file it names (the link stays); a target
+// that is no regular file (a device such as /dev/null, a FIFO, a directory)
+// is refused, where a rename would replace it. (They
 // are read whole with support/ReadFile.h, so they can be validated
 // completely before anything is changed.)
 //
@@ -16,8 +19,9 @@
 
 namespace cavs::runtime {
 
-/// Writes `<path>.tmp.<pid>` and, on commit(), syncs it and renames it over
-/// `path`. Unless committed, the destructor removes the temporary file.
+/// Writes `<target>.tmp.<pid>` and, on commit(), syncs it and renames it
+/// over the target: `path`, or the file its symbolic links lead to. Unless
+/// committed, the destructor removes the temporary file.
 class AtomicFileWriter {
 public:
   /// `what` names the file in messages ("checkpoint").
@@ -26,9 +30,10 @@ public:
   AtomicFileWriter(const AtomicFileWriter &) = delete;
   AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
 
-  /// Removes the temporary files that killed writers of the same path left
-  /// (`<path>.tmp.<pid>` of pids that no longer exist), then creates this
-  /// writer's.
+  /// Resolves the target (CAVS_ERROR_IO when it exists and is no regular
+  /// file), removes the temporary files that killed writers of it left
+  /// (`<target>.tmp.<pid>` of pids that no longer exist), then creates
+  /// this writer's.
   Status open();
   /// Appends `size` bytes (buffered).
   Status write(const void *data, size_t size);
@@ -37,11 +42,14 @@ public:
   Status commit();
 
 private:
+  /// Follows symbolic links from `path_` into `target_`; refuses a target
+  /// that exists and is no regular file.
+  Status resolveTarget();
   Status flush();
   Status writeAll(const unsigned char *data, size_t size);
   Status ioError(const char *action) const;
 
-  std::string path_, tempPath_;
+  std::string path_, target_, tempPath_;
   const char *what_;
   int fd_ = -1;
   bool created_ = false;

@@ -26,7 +26,8 @@ struct FdCloser {
   }
 };
 
-/// What a file that is not a regular file is, for messages.
+} // namespace
+
 const char *fileKind(mode_t mode) {
   if (S_ISDIR(mode))
     return "a directory";
@@ -40,8 +41,6 @@ const char *fileKind(mode_t mode) {
     return "a socket";
   return "a special file";
 }
-
-} // namespace
 
 Status openRegularFile(const std::string &path, const char *what, int &fd,
                        size_t *size) {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 
 namespace cavs::runtime {
 
@@ -27,6 +28,10 @@ struct FileBytes {
     return {reinterpret_cast<const char *>(data.get()), size};
   }
 };
+
+/// What a file that is not a regular file is, for messages ("a directory",
+/// "a FIFO", "a character device", ...).
+const char *fileKind(mode_t mode);
 
 /// Reads all of the regular file `path`; `what` names it in messages
 /// ("checkpoint"). CAVS_ERROR_IO when it cannot be opened or read, or is
