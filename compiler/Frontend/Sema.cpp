@@ -12,6 +12,7 @@
 #include "compiler/Frontend/Symbols.h"
 #include "compiler/Frontend/VertexElaborator.h"
 
+#include "cavs/graph.h"
 #include "cavs/model.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -401,6 +402,13 @@ void ModuleChecker::checkVertexFunctions() {
     if (arity && *arity < 0) {
       diag.error(decl->getArity().getLoc(),
                  "arity must be non-negative, got " + llvm::Twine(*arity));
+      continue;
+    }
+    if (arity && *arity > CAVS_MAX_ARITY) {
+      diag.error(decl->getArity().getLoc(),
+                 "arity " + llvm::Twine(*arity) +
+                     " exceeds the runtime's limit of " +
+                     llvm::Twine(CAVS_MAX_ARITY));
       continue;
     }
     if (!arity)

@@ -13,6 +13,7 @@
 
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Support/IRLimits.h"
+#include "compiler/Support/InputFile.h"
 #include "compiler/Support/LargeStack.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -44,7 +45,7 @@ int main(int argc, char **argv) {
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &error);
+      cavs::readInputFile(inputFilename, error);
   if (!input) {
     llvm::errs() << error << "\n";
     return 1;

@@ -11,6 +11,7 @@
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Frontend.h"
 #include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Support/InputFile.h"
 #include "compiler/Support/LargeStack.h"
 #include "compiler/Target/CompileDriver.h"
 #include "dialects/CavsDialect.h"
@@ -25,7 +26,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -393,7 +393,7 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
-  std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(inputFilename, &error);
+  std::unique_ptr<MemoryBuffer> input = cavs::readInputFile(inputFilename, error);
   if (!input) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
