@@ -16,6 +16,8 @@
 #include "cavs/model.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
@@ -52,6 +54,7 @@ public:
   std::optional<checked::Model> run();
 
 private:
+  void checkModelName();
   void declareNames();
   void applyOverrides();
   void evaluateDims();
@@ -95,6 +98,7 @@ private:
 std::optional<checked::Model> ModuleChecker::run() {
   model.modelName = module.name.str();
   model.loc = module.nameLoc;
+  checkModelName();
   declareNames();
   applyOverrides();
   evaluateDims();
@@ -110,6 +114,54 @@ std::optional<checked::Model> ModuleChecker::run() {
 //===----------------------------------------------------------------------===//
 // Names
 //===----------------------------------------------------------------------===//
+
+/// Whether `name` is a keyword of C (C23) or C++ (C++23), alternative
+/// tokens included: the generated header names a C++ class after the model.
+static bool isCOrCppKeyword(llvm::StringRef name) {
+  static const llvm::StringSet<> keywords = {
+      "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel",
+      "atomic_commit", "atomic_noexcept", "auto", "bitand", "bitor", "bool",
+      "break", "case", "catch", "char", "char8_t", "char16_t", "char32_t",
+      "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return",
+      "co_yield", "decltype", "default", "delete", "do", "double",
+      "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+      "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+      "operator", "or", "or_eq", "private", "protected", "public", "reflexpr",
+      "register", "reinterpret_cast", "requires", "restrict", "return",
+      "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+      "struct", "switch", "synchronized", "template", "this", "thread_local",
+      "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
+      "typeof_unqual", "union", "unsigned", "using", "virtual", "void",
+      "volatile", "wchar_t", "while", "xor", "xor_eq", "_Alignas",
+      "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal32",
+      "_Decimal64", "_Decimal128", "_Generic", "_Imaginary", "_Noreturn",
+      "_Static_assert", "_Thread_local"};
+  return keywords.contains(name);
+}
+
+void ModuleChecker::checkModelName() {
+  llvm::StringRef name = module.name;
+  // The names the header itself uses (cavs/instance.h, cavs/runtime.hpp)
+  // and those C and C++ reserve to the implementation.
+  bool taken = name == "cavs" || name == "cavs_models" || name == "std" ||
+               name == "uint64_t" || name.starts_with("cavs_") ||
+               name.starts_with("__") || name.contains("__") ||
+               (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1]));
+  if (isCOrCppKeyword(name))
+    diag.error(module.nameLoc, "model name '" + name +
+                                   "' is a C or C++ keyword; the generated "
+                                   "header names a class and functions after "
+                                   "the model");
+  else if (taken)
+    diag.error(module.nameLoc,
+               "model name '" + name +
+                   "' is taken by the runtime's or the C++ library's names "
+                   "(cavs, cavs_*, cavs_models, std, uint64_t) or reserved "
+                   "(__, _ and a capital); the generated header names a "
+                   "class and functions after the model");
+}
 
 void ModuleChecker::declareNames() {
   llvm::StringMap<llvm::SMLoc> vertexNames;
@@ -146,6 +198,16 @@ void ModuleChecker::declareNames() {
       diag.error(state->getLoc(), "duplicate 'state' declaration");
       diag.note(stateDecl->getLoc(), "previous declaration is here");
     }
+  }
+  // Parameters and vertex functions are both symbols of the model's IR.
+  for (const VertexDecl *vertex : vertices) {
+    const ModuleSymbol *symbol = symbols.lookup(vertex->getName());
+    if (!symbol || symbol->kind != ModuleSymbol::Kind::Param)
+      continue;
+    diag.error(vertex->getNameLoc(), "vertex function '" + vertex->getName() +
+                                         "' has the name of a parameter");
+    diag.note(symbol->loc, "parameter '" + vertex->getName() +
+                               "' is declared here");
   }
   if (vertices.empty())
     diag.error(module.nameLoc.isValid() ? module.nameLoc : module.loc,
