@@ -1,6 +1,8 @@
 //===- TrainOptions.cpp - the flags every training app has ----------------===//
 #include "TrainOptions.h"
 
+#include "cavs/instance.h"
+
 #include <limits>
 #include <sstream>
 
@@ -20,7 +22,7 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
                  &options.seed, 0, std::numeric_limits<int64_t>::max());
   parser.integer("--threads",
                  "kernel threads (default: $CAVS_NUM_THREADS or all cores)",
-                 &options.threads, 1, 4096);
+                 &options.threads, 1, CAVS_MAX_THREADS);
   parser.integer("--max-train",
                  "use only the first N training " +
                      (dataUnit.empty() ? unit : dataUnit),

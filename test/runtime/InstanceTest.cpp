@@ -321,8 +321,10 @@ TEST(Instance, KernelThreadCount) {
   EXPECT_GE(original, 1);
   EXPECT_EQ(cavs_set_num_threads(0), CAVS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(std::string(cavs_last_error_message()),
-            "the number of threads must be at least 1, not 0");
+            "the number of threads must be in [1, 4096], not 0");
   EXPECT_EQ(cavs_set_num_threads(-4), CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(cavs_set_num_threads(CAVS_MAX_THREADS + 1),
+            CAVS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(cavs_num_threads(), original);
   ASSERT_EQ(cavs_set_num_threads(1), CAVS_OK);
   EXPECT_EQ(cavs_num_threads(), 1);

@@ -220,11 +220,16 @@ CAVS_API int32_t cavs_model_last_num_levels(const cavs_model *model);
 /// outputs and gradients (0 before any).
 CAVS_API int32_t cavs_model_last_num_vertices(const cavs_model *model);
 
+/// The most kernel threads cavs_set_num_threads accepts.
+#define CAVS_MAX_THREADS 4096
+
 /// Sets the number of threads the kernels and the optimizer steps use
-/// (>= 1). Process-wide; the
+/// (1 to CAVS_MAX_THREADS). Process-wide; the
 /// default, applied when the first instance is created, is
-/// $CAVS_NUM_THREADS when it is a positive integer, else the number of
-/// cores.
+/// $CAVS_NUM_THREADS when it is an integer in that range, else the number of
+/// cores (1 when the system cannot start that many). CAVS_ERROR_OUT_OF_MEMORY
+/// when the system cannot start `threads` threads; the count then stays as
+/// it was.
 CAVS_API cavs_status cavs_set_num_threads(int32_t threads);
 /// The current number of kernel threads.
 CAVS_API int32_t cavs_num_threads(void);

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <system_error>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -67,10 +68,17 @@ ThreadPool::~ThreadPool() { stop(); }
 
 void ThreadPool::resize(int32_t threads) {
   std::lock_guard<std::mutex> lock(busy_);
-  if (threads == size())
+  const int32_t previous = size();
+  if (threads == previous)
     return;
   stop();
-  start(threads);
+  try {
+    start(threads);
+  } catch (const std::system_error &) {
+    stop();
+    start(previous);
+    throw;
+  }
 }
 
 void ThreadPool::start(int32_t threads) {

@@ -43,7 +43,8 @@ public:
   /// Participants, the caller included.
   int32_t size() const { return int32_t(workers_.size()) + 1; }
   /// Stops the workers and starts `threads` - 1 new ones; waits for a call
-  /// in progress.
+  /// in progress. When the system cannot start them all, restarts the
+  /// previous number and throws the std::system_error.
   void resize(int32_t threads);
 
   /// Runs fn(begin', end') over [begin, end) cut into at most `parts`
