@@ -263,7 +263,10 @@ TEST(ThreadedOpsTest, GemmSplitsIntoBlocksOfC) {
     };
     for (Shape s : {Shape{0, 1, 7, 45, 19}, Shape{0, 0, 58, 33, 21},
                     Shape{1, 0, 61, 17, 5}, Shape{1, 1, 3, 2, 9},
-                    Shape{0, 1, 1, 1, 3}, Shape{0, 0, 0, 5, 5}}) {
+                    Shape{0, 1, 1, 1, 3}, Shape{0, 0, 0, 5, 5},
+                    Shape{1, 0, 5, 4, 3}, Shape{0, 0, 5, 4, 3},
+                    Shape{1, 0, 9, 4, 2}, Shape{0, 0, 3, 17, 5},
+                    Shape{0, 1, 2, 33, 4}, Shape{1, 0, 13, 6, 3}}) {
       SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                    std::to_string(s.k));
       const int64_t lda = (s.transA ? s.m : s.k) + 1;

@@ -55,25 +55,30 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
   // it is vectorized and its operands are reused from cache.
   constexpr int64_t kMultiplyAddsPerFloat = 16;
   const int64_t floats = m * n * (k / kMultiplyAddsPerFloat + 1);
-  // Blocks are whole cache lines of C's columns, or kGemmRowBlock rows.
+  // Blocks are whole cache lines of C's columns, or kGemmRowBlock rows; the
+  // last block also takes the rows or columns left over (the engines'
+  // kernels for a single row or column, matrix-vector products, round
+  // differently from those of the whole product).
   constexpr int64_t kColumnBlock = 16;
   if (m > n) {
-    parallelRanges((m + kGemmRowBlock - 1) / kGemmRowBlock, floats,
+    const int64_t blocks = std::max<int64_t>(m / kGemmRowBlock, 1);
+    parallelRanges(blocks, floats,
                    [&](int64_t begin, int64_t end) {
                      const int64_t first = begin * kGemmRowBlock;
                      const int64_t rows =
-                         std::min(end * kGemmRowBlock, m) - first;
+                         (end == blocks ? m : end * kGemmRowBlock) - first;
                      engine.sgemm(transA, transB, rows, n, k, alpha,
                                   transA ? a + first : a + first * lda, lda, b,
                                   ldb, beta, c + first * ldc, ldc);
                    });
     return;
   }
-  parallelRanges((n + kColumnBlock - 1) / kColumnBlock, floats,
+  const int64_t blocks = std::max<int64_t>(n / kColumnBlock, 1);
+  parallelRanges(blocks, floats,
                  [&](int64_t begin, int64_t end) {
                    const int64_t first = begin * kColumnBlock;
                    const int64_t columns =
-                       std::min(end * kColumnBlock, n) - first;
+                       (end == blocks ? n : end * kColumnBlock) - first;
                    engine.sgemm(transA, transB, m, columns, k, alpha, a, lda,
                                 transB ? b + first * ldb : b + first, ldb, beta,
                                 c + first, ldc);
