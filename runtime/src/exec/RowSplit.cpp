@@ -21,11 +21,11 @@ namespace cavs::runtime {
 
 namespace {
 
-/// Rows are cut in blocks of this many, as the products cut theirs, so
-/// that a product computes each row as it would unsplit.
+/// Rows are cut in the blocks the products cut theirs in, so that a
+/// product computes each row as it would unsplit.
 constexpr int64_t kRowBlock = cpu::kGemmRowBlock;
 
-int64_t blocksOf(int64_t rows) { return (rows + kRowBlock - 1) / kRowBlock; }
+int64_t blocksOf(int64_t rows) { return cpu::blockCount(rows, kRowBlock); }
 
 } // namespace
 
@@ -56,7 +56,7 @@ cavs_status runRowSplit(cavs_phase_fn run, const cavs_call &call,
       0, blocksOf(rows), parts, [&](int64_t begin, int64_t end) {
         cpu::SharedOperandCache shared(operands);
         const int64_t first = begin * kRowBlock;
-        const int64_t count = std::min(end * kRowBlock, rows) - first;
+        const int64_t count = cpu::blockEnd(end, rows, kRowBlock) - first;
         cavs_call part = call;
         part.rows = count;
         part.arena_row = call.arena_row + first;

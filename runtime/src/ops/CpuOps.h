@@ -21,10 +21,23 @@ namespace cavs::runtime::cpu {
 #include "cavs/ops.def"
 
 /// gemm splits C's rows over the kernel threads in blocks of this many
-/// (the engines' kernels work on tiles of rows); whoever cuts a product's
-/// rows itself (exec/RowSplit.h) cuts at the same multiples, so that every
-/// row is computed as in the whole product.
+/// (the engines' kernels work on tiles of rows), the last block taking the
+/// rows left over (a block of one row would be a matrix-vector product,
+/// which the engines round differently); whoever cuts a product's rows
+/// itself (exec/RowSplit.h) cuts the same blocks, so that every row is
+/// computed as in the whole product.
 constexpr int64_t kGemmRowBlock = 4;
+
+/// The number of blocks of `size` rows (or columns) cut `block` at a time,
+/// the last one taking the rest: at least 1.
+constexpr int64_t blockCount(int64_t size, int64_t block) {
+  return size / block > 1 ? size / block : 1;
+}
+
+/// Where the blocks before `end` (of `blockCount(size, block)`) end.
+constexpr int64_t blockEnd(int64_t end, int64_t size, int64_t block) {
+  return end == blockCount(size, block) ? size : end * block;
+}
 
 } // namespace cavs::runtime::cpu
 

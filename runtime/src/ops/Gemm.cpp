@@ -61,24 +61,22 @@ void gemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
   // differently from those of the whole product).
   constexpr int64_t kColumnBlock = 16;
   if (m > n) {
-    const int64_t blocks = std::max<int64_t>(m / kGemmRowBlock, 1);
-    parallelRanges(blocks, floats,
+    parallelRanges(blockCount(m, kGemmRowBlock), floats,
                    [&](int64_t begin, int64_t end) {
                      const int64_t first = begin * kGemmRowBlock;
                      const int64_t rows =
-                         (end == blocks ? m : end * kGemmRowBlock) - first;
+                         blockEnd(end, m, kGemmRowBlock) - first;
                      engine.sgemm(transA, transB, rows, n, k, alpha,
                                   transA ? a + first : a + first * lda, lda, b,
                                   ldb, beta, c + first * ldc, ldc);
                    });
     return;
   }
-  const int64_t blocks = std::max<int64_t>(n / kColumnBlock, 1);
-  parallelRanges(blocks, floats,
+  parallelRanges(blockCount(n, kColumnBlock), floats,
                  [&](int64_t begin, int64_t end) {
                    const int64_t first = begin * kColumnBlock;
                    const int64_t columns =
-                       (end == blocks ? n : end * kColumnBlock) - first;
+                       blockEnd(end, n, kColumnBlock) - first;
                    engine.sgemm(transA, transB, m, columns, k, alpha, a, lda,
                                 transB ? b + first * ldb : b + first, ldb, beta,
                                 c + first, ldc);
