@@ -4,11 +4,14 @@
 // SourceMgr in the usual `file:line:col: error: message` + caret form. User
 // text is clipped in both parts: a quoted name longer than kMaxQuoted bytes
 // and a source line longer than kMaxLine (a 1 MB line, a 50 MB token) show
-// an excerpt with a marker, not the whole.
+// an excerpt with a marker, not the whole. A source line's control
+// characters and bytes that are no UTF-8 show as '?', so that a file of
+// binary garbage cannot send escape sequences to the terminal.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Diagnostics.h"
 
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace cavs;
@@ -88,6 +91,30 @@ void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
       llvm::SMDiagnostic(progName, kind, clipQuotes(message.str())));
 }
 
+/// `line` with each control character (but tab) and each byte that starts
+/// no valid UTF-8 sequence replaced by '?': byte for byte, so columns stay.
+static std::string printableLine(llvm::StringRef line) {
+  std::string shown = line.str();
+  for (size_t i = 0; i < shown.size();) {
+    const auto byte = static_cast<unsigned char>(shown[i]);
+    if (byte < 0x80) {
+      if ((byte < 0x20 && byte != '\t') || byte == 0x7f)
+        shown[i] = '?';
+      ++i;
+      continue;
+    }
+    const auto *bytes = reinterpret_cast<const llvm::UTF8 *>(shown.data() + i);
+    const unsigned length = llvm::getNumBytesForUTF8(byte);
+    if (i + length <= shown.size() &&
+        llvm::isLegalUTF8Sequence(bytes, bytes + length)) {
+      i += length;
+      continue;
+    }
+    shown[i++] = '?';
+  }
+  return shown;
+}
+
 void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
                            llvm::SourceMgr::DiagKind kind,
                            llvm::StringRef message) {
@@ -100,17 +127,19 @@ void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   llvm::StringRef lineText = rest.take_until([](char c) {
     return c == '\n' || c == '\r';
   });
-  if (lineText.size() <= kMaxLine) {
+  const std::string shown = printableLine(lineText);
+  if (lineText.size() <= kMaxLine && shown == lineText) {
     sourceMgr.PrintMessage(loc, kind, text);
     return;
   }
-  // The caret's neighbourhood, with "..." where the line goes on; the
-  // location goes into the prefix as SourceMgr would print it.
+  // The caret's neighbourhood (all of a short line), with "..." where the
+  // line goes on; the location goes into the prefix as SourceMgr would
+  // print it.
   size_t caret = column - 1, context = kMaxLine / 2;
   size_t begin = caret > context ? caret - context : 0;
   size_t end = std::min(lineText.size(), caret + context);
   std::string excerpt = (begin > 0 ? "..." : "") +
-                        lineText.slice(begin, end).str() +
+                        llvm::StringRef(shown).slice(begin, end).str() +
                         (end < lineText.size() ? "..." : "");
   size_t caretColumn = caret - begin + (begin > 0 ? 3 : 0);
   std::string where =

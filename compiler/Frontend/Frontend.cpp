@@ -17,7 +17,8 @@
 
 using namespace cavs;
 
-/// Parses the -D options; malformed ones are reported and dropped. Whether
+/// Parses the -D options; malformed ones, and a second value for one name,
+/// are reported and dropped (the same value again is harmless). Whether
 /// the names are dims is only known after parsing (see Sema).
 static llvm::SmallVector<DimOverride, 4>
 parseDefines(llvm::ArrayRef<std::string> defines, DiagEngine &diag) {
@@ -34,7 +35,16 @@ parseDefines(llvm::ArrayRef<std::string> defines, DiagEngine &diag) {
                                     "' is not a positive integer");
       continue;
     }
-    overrides.push_back({define, name.str(), number});
+    auto earlier = llvm::find_if(overrides, [&](const DimOverride &other) {
+      return other.name == name;
+    });
+    if (earlier == overrides.end()) {
+      overrides.push_back({define, name.str(), number});
+    } else if (earlier->value != number) {
+      diag.error(llvm::SMLoc(), "bad -D '" + define + "': '" + name +
+                                    "' is already set by -D '" +
+                                    earlier->spelling + "'");
+    }
   }
   return overrides;
 }

@@ -95,8 +95,14 @@ void VertexElaborator::elaboratePullAssign(const AssignStmt &stmt,
   // they would pull is the same tensor.
   auto [it, inserted] = pulls.try_emplace(target.name, pull.getLoc());
   if (!inserted) {
-    diag.error(pull.getLoc(), "duplicate pull '" + target.name + "'");
-    diag.note(it->second, "previous pull of '" + target.name + "' is here");
+    if (it->second == pull.getLoc()) {
+      diag.error(pull.getLoc(), "'pull' in a loop would pull '" + target.name +
+                                    "' once per iteration; pull it before "
+                                    "the loop");
+    } else {
+      diag.error(pull.getLoc(), "duplicate pull '" + target.name + "'");
+      diag.note(it->second, "previous pull of '" + target.name + "' is here");
+    }
     return assign(target, Operand());
   }
   std::optional<Type> type = evaluateType(
@@ -184,6 +190,11 @@ void VertexElaborator::elaborateFor(const ForStmt &stmt) {
 }
 
 void VertexElaborator::elaborateScatter(const ScatterStmt &stmt) {
+  if (firstScatterLoc == stmt.getLoc()) {
+    diag.error(stmt.getLoc(), "'scatter' in a loop would scatter once per "
+                              "iteration; a vertex function scatters once");
+    return;
+  }
   if (firstScatterLoc.isValid()) {
     diag.error(stmt.getLoc(), "'scatter' used twice in vertex function '" +
                                   decl.getName() + "'");
@@ -210,8 +221,14 @@ void VertexElaborator::elaboratePush(const PushStmt &stmt) {
   llvm::StringRef name = stmt.getName();
   auto [it, inserted] = pushes.try_emplace(name, stmt.getNameLoc());
   if (!inserted) {
-    diag.error(stmt.getNameLoc(), "duplicate push '" + name + "'");
-    diag.note(it->second, "previous push of '" + name + "' is here");
+    if (it->second == stmt.getNameLoc()) {
+      diag.error(stmt.getNameLoc(), "'push' in a loop would push '" + name +
+                                        "' once per iteration; push it "
+                                        "after the loop");
+    } else {
+      diag.error(stmt.getNameLoc(), "duplicate push '" + name + "'");
+      diag.note(it->second, "previous push of '" + name + "' is here");
+    }
     return;
   }
   const Expr *valueExpr = stmt.getValue();
@@ -378,9 +395,13 @@ bool VertexElaborator::charge(llvm::SMLoc loc, size_t units) {
   unrolledSize += units;
   if (unrolledSize <= kMaxUnrolledSize)
     return true;
+  // Counted in instructions, operands and loop iterations, so a long
+  // expression without loops reaches it too.
   diag.error(loc, "vertex function '" + decl.getName() +
-                      "' is too large: its loops unroll to more than " +
-                      llvm::Twine(kMaxUnrolledSize) + " operations");
+                      "' is too large: it unrolls to more than " +
+                      llvm::Twine(kMaxUnrolledSize) +
+                      " operations (instructions, their operands and loop "
+                      "iterations)");
   aborted = true;
   return false;
 }

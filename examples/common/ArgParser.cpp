@@ -85,8 +85,10 @@ void ArgParser::number(const std::string &name, const std::string &help,
          errno = 0;
          char *end = nullptr;
          const double value = std::strtod(text.c_str(), &end);
+         // strtod also reads hexadecimal ("0x10"), which no one means here.
          if (text.empty() || *end != '\0' || errno == ERANGE || !(value >= 0) ||
-             !std::isfinite(value))
+             !std::isfinite(value) ||
+             text.find_first_of("xX") != std::string::npos)
            throw UsageError(name + " expects a non-negative number, got '" +
                             text + "'");
          *target = value;
@@ -102,6 +104,18 @@ void ArgParser::text(const std::string &name, const std::string &metavar,
          *target = text;
          if (given)
            *given = true;
+       }});
+}
+
+void ArgParser::checkedText(
+    const std::string &name, const std::string &metavar,
+    const std::string &help, std::string *target,
+    std::function<std::string(const std::string &)> check) {
+  add({name, metavar, help, *target, true, [=](const std::string &text) {
+         const std::string problem = check(text);
+         if (!problem.empty())
+           throw UsageError(name + " " + text + ": " + problem);
+         *target = text;
        }});
 }
 

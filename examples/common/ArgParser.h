@@ -47,6 +47,11 @@ public:
   void text(const std::string &name, const std::string &metavar,
             const std::string &help, std::string *target, bool *given = nullptr,
             bool nonEmpty = true);
+  /// A string that `check` accepts: it returns what is wrong with a value,
+  /// or "" (e.g. a device name the runtime parses).
+  void checkedText(const std::string &name, const std::string &metavar,
+                   const std::string &help, std::string *target,
+                   std::function<std::string(const std::string &)> check);
   /// One of `choices`.
   void choice(const std::string &name, const std::string &help,
               std::string *target, std::vector<std::string> choices);

@@ -37,10 +37,15 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
               "continue the run saved in checkpoint PATH up to --epochs "
               "(same flags otherwise; hyperparameters come from PATH)",
               &options.resume);
-  parser.text("--device", "NAME",
-              "run on cpu (default), cuda, cuda:N or auto (a GPU if there is "
-              "one)",
-              &options.device);
+  parser.checkedText(
+      "--device", "NAME",
+      "run on cpu (default), cuda, cuda:N or auto (a GPU if there is one)",
+      &options.device, [](const std::string &name) {
+        cavs_device_options device;
+        return cavs_device_parse(name.c_str(), &device) == CAVS_OK
+                   ? std::string()
+                   : std::string(cavs_last_error_message());
+      });
   parser.text("--metrics", "FILE",
               "write the training curves to FILE, a JSON line per epoch "
               "(examples/README.md)",

@@ -182,9 +182,24 @@ bool checkOutputIsNotInput(std::string &error) {
 /// Runs `write` on a temporary file beside the output and renames it onto
 /// the output when it succeeds, so that a failed compile leaves the
 /// previous output intact; standard output is written directly.
+/// Runs `write` on `os` and flushes it; a failed write (a full disk or
+/// device, a closed pipe) is reported and cleared, where the stream would
+/// otherwise end the process with a fatal error when destroyed.
+LogicalResult writeAndCheck(raw_fd_ostream &os, StringRef name,
+                            function_ref<LogicalResult(raw_ostream &)> write) {
+  const bool written = succeeded(write(os));
+  os.flush();
+  if (!os.has_error())
+    return success(written);
+  WithColor::error(errs(), "cavsc")
+      << "cannot write '" << name << "': " << os.error().message() << "\n";
+  os.clear_error();
+  return failure();
+}
+
 LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
   if (outputFilename == "-")
-    return write(outs());
+    return writeAndCheck(outs(), "<stdout>", write);
   if (!isRegularOrMissing(outputFilename)) {
     // A device or a pipe (-o /dev/null) cannot be replaced by renaming.
     std::error_code error;
@@ -194,7 +209,7 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
                                         << "': " << error.message() << "\n";
       return failure();
     }
-    return write(os);
+    return writeAndCheck(os, outputFilename, write);
   }
   Expected<sys::fs::TempFile> temp =
       sys::fs::TempFile::create(outputFilename + ".tmp-%%%%%%");
@@ -207,15 +222,7 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
   bool written;
   {
     raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    written = succeeded(write(os));
-    os.flush();
-    if (os.has_error()) {
-      WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
-                                        << "': " << os.error().message()
-                                        << "\n";
-      os.clear_error();
-      written = false;
-    }
+    written = succeeded(writeAndCheck(os, outputFilename, write));
   }
   if (!written) {
     consumeError(temp->discard());
