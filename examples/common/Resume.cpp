@@ -45,6 +45,11 @@ RunState fromRecord(const cavs::TrainState &record) {
                              ", not a finite score");
   state.shuffleState = record.u64(kShuffleState);
   state.seed = record.u64(kSeed);
+  // --seed takes a non-negative int64: no run of the apps has a larger one.
+  if (state.seed > uint64_t(std::numeric_limits<int64_t>::max()))
+    throw std::runtime_error("training-state field '" + std::string(kSeed) +
+                             "' is " + std::to_string(state.seed) +
+                             ", above the largest --seed, 2^63 - 1");
   state.batchSize = countField(record, kBatch);
   state.trainSamples = countField(record, kTrainSamples);
   if (state.bestEpoch > state.epoch)

@@ -26,8 +26,8 @@ a checkpoint whose .best is missing.
 With --craft it also rewrites the training state of a checkpoint, with its
 own encoder of the format of docs/runtime.md (so keep the model small): no
 state, format version 1, a best epoch after the last, a field of the wrong
-type, a best score that is NaN, a shuffling state that the seed does not
-lead to.
+type, a seed above 2^63 - 1, a best score that is NaN, a shuffling state
+that the seed does not lead to.
 """
 import argparse
 import filecmp
@@ -214,6 +214,10 @@ class Checker:
              [f for f in fields if f[0] != "train_samples"], 1,
              "bad training state: the training state has no field "
              "'train_samples'"),
+            ("a seed no --seed gives", 2,
+             replace(fields, "seed", U64, 2**64 - 1), 1,
+             "bad training state: training-state field 'seed' is "
+             "18446744073709551615, above the largest --seed, 2^63 - 1"),
             ("a best score that is no number", 2,
              replace(fields, "best_score", F64, float("nan")), 1,
              "bad training state: training-state field 'best_score' is nan, "
