@@ -57,12 +57,15 @@
 // CHECK-NEXT:    %[[BEGIN:.*]] = arith.addi %[[BLOCK_BEGIN]], %[[ROW_BEGIN]] : i64
 // CHECK-NEXT:    llvm.getelementptr %[[ARENA]][%[[BEGIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         %[[SLOT:.*]] = memref.subview %{{.*}}[0, 0] [%{{.*}}, 4] [1, 1] : memref<?x8xf32, strided<[?, 1], offset: ?>> to memref<?x4xf32, strided<[?, 1], offset: ?>>
-// CHECK:         %[[CHILD:.*]] = scf.if %{{.*}} -> (memref<?x4xf32, strided<[?, 1], offset: ?>>) {
-// CHECK:           scf.yield %{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>
-// CHECK-NEXT:    } else {
-// CHECK:           llvm.getelementptr %{{.*}}[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
-// CHECK:           llvm.call
-// CHECK-NEXT:      scf.yield %[[SLOT]]
+// The children's rows in place or a copy: a branch, lowered in the pass.
+// CHECK:         cf.cond_br %{{.*}}, ^[[VIEW:.*]], ^[[COPY:[^ ]*]]
+// CHECK-NEXT:  ^[[VIEW]]:
+// CHECK:         cf.br ^[[JOIN:.*]](%{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>)
+// CHECK-NEXT:  ^[[COPY]]:
+// CHECK:         llvm.getelementptr %{{.*}}[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         llvm.call
+// CHECK-NEXT:    cf.br ^[[JOIN]](%[[SLOT]] : memref<?x4xf32, strided<[?, 1], offset: ?>>)
+// CHECK-NEXT:  ^[[JOIN]](%[[CHILD:.*]]: memref<?x4xf32, strided<[?, 1], offset: ?>>):
 // CHECK:         memref.extract_strided_metadata %[[CHILD]]
 // CHECK:         llvm.call %{{.*}}(%{{.*}}, %c0_i32, %c1_i32, {{.*}}) : !llvm.ptr, (!llvm.ptr, i32, i32, i64, i64, i64, f32, !llvm.ptr, i64, !llvm.ptr, i64, f32, !llvm.ptr, i64) -> ()
 // The fused kernel: run_rows with its rows form, the rows, the width 4 and
