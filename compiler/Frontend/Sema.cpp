@@ -145,8 +145,13 @@ void ModuleChecker::checkModelName() {
   llvm::StringRef name = module.name;
   // The names the header itself uses (cavs/instance.h, cavs/runtime.hpp)
   // and those C and C++ reserve to the implementation.
-  bool taken = name == "cavs" || name == "cavs_models" || name == "std" ||
-               name == "uint64_t" || name.starts_with("cavs_") ||
+  static const llvm::StringSet<> headerNames = {
+      "cavs", "cavs_models", "std", "uint64_t", "int64_t", "int32_t",
+      "size_t",
+      // Macros of the C library that a translation unit may include first.
+      "NULL", "EOF", "errno", "assert", "stdin", "stdout", "stderr",
+      "offsetof"};
+  bool taken = headerNames.contains(name) || name.starts_with("cavs_") ||
                name.starts_with("__") || name.contains("__") ||
                (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1]));
   if (isCOrCppKeyword(name))
@@ -158,7 +163,8 @@ void ModuleChecker::checkModelName() {
     diag.error(module.nameLoc,
                "model name '" + name +
                    "' is taken by the runtime's or the C++ library's names "
-                   "(cavs, cavs_*, cavs_models, std, uint64_t) or reserved "
+                   "(cavs, cavs_*, cavs_models, std, uint64_t, NULL, errno, "
+                   "assert, ...) or reserved "
                    "(__, _ and a capital); the generated header names a "
                    "class and functions after the model");
 }

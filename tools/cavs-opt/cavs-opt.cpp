@@ -24,6 +24,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
@@ -47,7 +48,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> input =
       cavs::readInputFile(inputFilename, error);
   if (!input) {
-    llvm::errs() << error << "\n";
+    llvm::WithColor::error(llvm::errs(), "cavs-opt") << error << "\n";
     return 1;
   }
   // The SourceMgr only borrows the buffer here: MlirOptMain takes it over.
@@ -61,7 +62,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);
   if (!output) {
-    llvm::errs() << error << "\n";
+    llvm::WithColor::error(llvm::errs(), "cavs-opt") << error << "\n";
     return 1;
   }
 
@@ -74,6 +75,16 @@ int main(int argc, char **argv) {
       "cavs-opt");
   if (failed(result))
     return 1;
+  // A failed write (a full disk) is an error of cavs-opt's, where the stream
+  // would end the process with LLVM's fatal IO error when destroyed.
+  output->os().flush();
+  if (output->os().has_error()) {
+    llvm::WithColor::error(llvm::errs(), "cavs-opt")
+        << "cannot write '" << outputFilename
+        << "': " << output->os().error().message() << "\n";
+    output->os().clear_error();
+    return 1;
+  }
   output->keep();
   return 0;
 }
