@@ -152,7 +152,7 @@ void ModuleChecker::checkModelName() {
       "NULL", "EOF", "errno", "assert", "stdin", "stdout", "stderr",
       "offsetof"};
   bool taken = headerNames.contains(name) || name.starts_with("cavs_") ||
-               name.starts_with("__") || name.contains("__") ||
+               name.contains("__") ||
                (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1]));
   if (isCOrCppKeyword(name))
     diag.error(module.nameLoc, "model name '" + name +
