@@ -19,6 +19,22 @@ bool hasAll(const fs::path &dir, const std::vector<std::string> &files) {
   return true;
 }
 
+/// The files of `files` in `dir` that are missing or no regular file (a
+/// folder, a FIFO), each with which.
+std::string whatIsWrong(const fs::path &dir,
+                        const std::vector<std::string> &files) {
+  std::string text;
+  for (const std::string &file : files) {
+    std::error_code error;
+    const fs::file_status status = fs::status(dir / file, error);
+    if (fs::is_regular_file(status))
+      continue;
+    text += (text.empty() ? "" : ", ") + file +
+            (fs::exists(status) ? " is not a regular file" : " is missing");
+  }
+  return text;
+}
+
 std::string listed(const std::vector<std::string> &files) {
   std::string text;
   for (size_t i = 0; i < files.size(); ++i)
@@ -46,7 +62,8 @@ resolveData(const DataSource &source, const std::vector<std::string> &files,
     return source.dataDir;
   if (!source.synthetic && source.dataGiven)
     throw UsageError("--data " + source.dataDir + ": " + listed(files) +
-                     (files.size() > 1 ? " are" : " is") + " not all there");
+                     (files.size() > 1 ? " are" : " is") +
+                     " not all there: " + whatIsWrong(source.dataDir, files));
   if (!source.synthetic)
     std::cout << what << " not found in " << source.dataDir
               << "; using a synthetic sample instead\n";
