@@ -8,9 +8,14 @@
 
 #include "dialects/CavsOps.h"
 
+#include "cavs/graph.h"
+#include "cavs/model.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace cavs;
@@ -205,7 +210,15 @@ LogicalResult ParamOp::verify() {
   RankedTensorType type = getTensorType();
   if (type.getRank() == 0)
     return emitOpError("expects a vector or matrix parameter, got a scalar");
+  // What the runtime can create (cavs/model.h), as the frontend checks.
+  for (int64_t extent : type.getShape())
+    if (extent < 1 || extent > CAVS_MAX_DIMENSION)
+      return emitOpError("expects extents in [1, ")
+             << CAVS_MAX_DIMENSION << "], got " << type;
   ArrayRef<double> args = getInitArgs();
+  for (double arg : args)
+    if (!std::isfinite(arg))
+      return emitOpError("expects finite initializer arguments, got ") << arg;
   size_t expected = 0;
   switch (getInit()) {
 #define CAVS_INIT_KIND(keyword, NAME, value, args)                             \
@@ -268,6 +281,9 @@ static LogicalResult verifyInterface(VertexOp vertex, DictionaryAttr entries,
 }
 
 LogicalResult VertexOp::verify() {
+  if (getArity() < 0 || getArity() > CAVS_MAX_ARITY)
+    return emitOpError("expects an arity in [0, ")
+           << CAVS_MAX_ARITY << "], got " << getArity();
   if (failed(verifyInterface(*this, getPulls(), "pull", /*allowI32=*/true)) ||
       failed(verifyInterface(*this, getPushes(), "push", /*allowI32=*/false)))
     return failure();

@@ -22,6 +22,39 @@ cavs.model @m {
 
 // -----
 
+// What no runtime could create (cavs/model.h, cavs/graph.h), as the frontend
+// refuses it in .cavs source.
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op expects extents in [1, 2147483647], got 'tensor<0x4xf32>'}}
+  cavs.param @p : tensor<0x4xf32> init zeros
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op expects extents in [1, 2147483647], got 'tensor<2147483648xf32>'}}
+  cavs.param @p : tensor<2147483648xf32> init zeros
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op expects finite initializer arguments, got INF}}
+  cavs.param @p : tensor<4xf32> init constant(0x7FF0000000000000)
+}
+
+// -----
+
+cavs.model @m state tensor<2xf32> {
+  // expected-error @below {{'cavs.vertex' op expects an arity in [0, 4096], got 99999999999}}
+  cavs.vertex @v arity 99999999999 pulls {} pushes {} {
+    %s = cavs.gather 0 : tensor<2xf32>
+    cavs.scatter %s : tensor<2xf32>
+  }
+}
+
+// -----
+
 cavs.model @m {
   // expected-error @below {{'cavs.param' op initializer 'uniform' expects 2 arguments, got 1}}
   cavs.param @p : tensor<3xf32> init uniform(1.0)
