@@ -182,6 +182,11 @@ TEST_F(SafetensorsTest, RejectsBadHeaderLengths) {
   expectLoadFails(fileOf("{}", "", 3), CAVS_ERROR_PARSE,
                   {"truncated: the header length is 3, but only 2 bytes "
                    "follow it"});
+  // A checkpoint given for a safetensors file: said, not read as a length.
+  expectLoadFails(std::string("CAVSCKPT") + std::string(64, '\0'),
+                  CAVS_ERROR_PARSE,
+                  {"safetensors file '" + path() +
+                   "': it is a cavs checkpoint, not a safetensors file"});
 }
 
 // Tests that every proper prefix of a good file is refused cleanly.

@@ -9,6 +9,7 @@
 // file, so no byte is shared or unaccounted for.
 //
 //===----------------------------------------------------------------------===//
+#include "checkpoint/Format.h"
 #include "checkpoint/Safetensors.h"
 
 #include "support/Excerpt.h"
@@ -123,6 +124,13 @@ Status parseFile(const std::string &path, const FileBytes &bytes,
                      "{}truncated: {} bytes, fewer than the 8 of the header "
                      "length",
                      context, bytes.size);
+  // A checkpoint's magic read as a header length is some 6e18 bytes: say
+  // what the file is instead.
+  if (std::memcmp(bytes.data.get(), checkpoint::kMagic,
+                  sizeof checkpoint::kMagic) == 0)
+    return makeError(CAVS_ERROR_PARSE,
+                     "{}it is a cavs checkpoint, not a safetensors file",
+                     context);
   // Little-endian, like every field the runtime reads (checkpoint/Format.h).
   std::memcpy(&headerSize, bytes.data.get(), sizeof headerSize);
   const uint64_t available = bytes.size - sizeof headerSize;
