@@ -93,7 +93,7 @@ void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
 
 /// `line` with each control character (but tab) and each byte that starts
 /// no valid UTF-8 sequence replaced by '?': byte for byte, so columns stay.
-static std::string printableLine(llvm::StringRef line) {
+static std::string printable(llvm::StringRef line) {
   std::string shown = line.str();
   for (size_t i = 0; i < shown.size();) {
     const auto byte = static_cast<unsigned char>(shown[i]);
@@ -127,19 +127,20 @@ void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   llvm::StringRef lineText = rest.take_until([](char c) {
     return c == '\n' || c == '\r';
   });
-  const std::string shown = printableLine(lineText);
-  if (lineText.size() <= kMaxLine && shown == lineText) {
+  // All of a short line, the caret's neighbourhood of a long one, with
+  // "..." where the line goes on; only what is shown is made printable.
+  const bool longLine = lineText.size() > kMaxLine;
+  size_t caret = column - 1, context = kMaxLine / 2;
+  size_t begin = longLine && caret > context ? caret - context : 0;
+  size_t end =
+      longLine ? std::min(lineText.size(), caret + context) : lineText.size();
+  const std::string shown = printable(lineText.slice(begin, end));
+  if (!longLine && shown == lineText) {
     sourceMgr.PrintMessage(loc, kind, text);
     return;
   }
-  // The caret's neighbourhood (all of a short line), with "..." where the
-  // line goes on; the location goes into the prefix as SourceMgr would
-  // print it.
-  size_t caret = column - 1, context = kMaxLine / 2;
-  size_t begin = caret > context ? caret - context : 0;
-  size_t end = std::min(lineText.size(), caret + context);
-  std::string excerpt = (begin > 0 ? "..." : "") +
-                        llvm::StringRef(shown).slice(begin, end).str() +
+  // The location goes into the prefix as SourceMgr would print it.
+  std::string excerpt = (begin > 0 ? "..." : "") + shown +
                         (end < lineText.size() ? "..." : "");
   size_t caretColumn = caret - begin + (begin > 0 ? 3 : 0);
   std::string where =

@@ -26,8 +26,9 @@ class Checkpoints {
 public:
   /// Throws UsageError at once when saves to `path` would fail: its folder
   /// does not exist or is not writable, or `path` or its .best exists and
-  /// is no regular file (a directory, a device such as /dev/null). `writer`: false on the ranks of a distributed run that never
-  /// write (rank 0 does), which need not have the folder on their hosts.
+  /// is no regular file (a directory, a device such as /dev/null).
+  /// `writer`: false on the ranks of a distributed run that never write
+  /// (rank 0 does), which need not have the folder on their hosts.
   explicit Checkpoints(std::string path, bool writer = true);
 
   bool enabled() const { return !path_.empty(); }

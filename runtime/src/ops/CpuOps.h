@@ -12,6 +12,7 @@
 
 #include "cavs/model.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace cavs::runtime::cpu {
@@ -31,7 +32,7 @@ constexpr int64_t kGemmRowBlock = 4;
 /// The number of blocks of `size` rows (or columns) cut `block` at a time,
 /// the last one taking the rest: at least 1.
 constexpr int64_t blockCount(int64_t size, int64_t block) {
-  return size / block > 1 ? size / block : 1;
+  return std::max<int64_t>(size / block, 1);
 }
 
 /// Where the blocks before `end` (of `blockCount(size, block)`) end.
