@@ -42,7 +42,7 @@ tool_dirs = [config.cavs_tools_dir, config.llvm_tools_dir]
 # `not` at the start of a RUN line is found through PATH, as in LLVM's suite.
 for tool_dir in reversed(tool_dirs):
     llvm_config.with_environment("PATH", tool_dir, append_path=True)
-tools = ["cavsc", "cavs-opt", "cavs-ckpt", "split-file", "llvm-nm"]
+tools = ["cavsc", "cavs-opt", "cavs-ckpt", "split-file", "llvm-nm", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 

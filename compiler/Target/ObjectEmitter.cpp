@@ -80,6 +80,20 @@ createTargetMachine(const cavs::CpuTarget &target, std::string &error) {
       triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
       std::nullopt, level));
 }
+
+/// LLVM tunes Intel's AVX-512 cores to 256-bit vectors, guarding the clock
+/// against 512-bit code, while it gives AMD's the full width. The GEMM
+/// engines run 512-bit kernels on both, so the clock is set by them anyway:
+/// the generated loops take the full width too (docs/performance.md, "An
+/// Intel Xeon VM: the targets again").
+void preferFullVectorWidth(const llvm::TargetMachine &machine,
+                           llvm::Module &module) {
+  if (!machine.getMCSubtargetInfo()->checkFeatures("+avx512f"))
+    return;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("prefer-vector-width", "512");
+}
 } // namespace
 
 LogicalResult cavs::verifyCpuTarget(const CpuTarget &target,
@@ -112,6 +126,7 @@ LogicalResult cavs::emitLLVM(ModuleOp module, const CpuTarget &target,
     return module.emitError("translation to LLVM IR failed");
   llvmModule->setTargetTriple(machine->getTargetTriple().str());
   llvmModule->setDataLayout(machine->createDataLayout());
+  preferFullVectorWidth(*machine, *llvmModule);
   auto optimize = makeOptimizingTransformer(target.optLevel, /*sizeLevel=*/0,
                                             machine.get());
   if (llvm::Error failure = optimize(llvmModule.get()))
