@@ -82,10 +82,10 @@ createTargetMachine(const cavs::CpuTarget &target, std::string &error) {
 }
 
 /// LLVM tunes Intel's AVX-512 cores to 256-bit vectors, guarding the clock
-/// against 512-bit code, while it gives AMD's the full width. The GEMM
-/// engines run 512-bit kernels on both, so the clock is set by them anyway:
-/// the generated loops take the full width too (docs/performance.md, "An
-/// Intel Xeon VM: the targets again").
+/// against 512-bit code, while it gives AMD's the full width. oneDNN, the
+/// runtime's GEMM engine on these CPUs, runs 512-bit kernels on both, so the
+/// clock is set by them anyway: the generated loops take the full width too
+/// (docs/performance.md, "An Intel Xeon VM: the targets again").
 void preferFullVectorWidth(const llvm::TargetMachine &machine,
                            llvm::Module &module) {
   if (!machine.getMCSubtargetInfo()->checkFeatures("+avx512f"))

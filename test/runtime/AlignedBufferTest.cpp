@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "params/AlignedBuffer.h"
+#include "support/Guard.h"
 
 #include <gtest/gtest.h>
 
@@ -82,6 +83,25 @@ TEST(AlignedBuffer, LargeArraysAreAdvisedIntoHugePages) {
   AlignedBuffer large(kHugePageBytes / sizeof(float) * 2);
   EXPECT_NE(mappingFlags(address(large.data())).find(" hg"), std::string::npos)
       << mappingFlags(address(large.data()));
+}
+
+// Tests that a failed allocation says how much it asked for, and that the
+// C ABI's guard puts that size into its out-of-memory message.
+TEST(AlignedBuffer, FailedAllocationNamesItsSize) {
+  constexpr int64_t kFloats = int64_t(1) << 60;
+  try {
+    AlignedBuffer impossible(kFloats);
+    ADD_FAILURE() << "4 EiB were allocated";
+  } catch (const AllocationFailure &failure) {
+    EXPECT_EQ(failure.bytes(), kFloats * int64_t(sizeof(float)));
+  }
+  EXPECT_EQ(guard([] {
+              AlignedBuffer impossible(kFloats);
+              return Status();
+            }),
+            CAVS_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(lastError(), "out of memory: cannot allocate a buffer of "
+                         "4611686018427387904 bytes (4294967296.00 GiB)");
 }
 
 } // namespace

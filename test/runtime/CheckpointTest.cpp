@@ -728,6 +728,8 @@ TEST_F(CheckpointTest, IoErrors) {
   const std::string underFile = path("file") + "/model.ckpt";
   expectError([&] { saveCheckpoint(underFile, params); }, CAVS_ERROR_IO,
               {"cannot create checkpoint '" + underFile, "Not a directory"});
+  expectError([&] { saveCheckpoint("", params); },
+              CAVS_ERROR_INVALID_ARGUMENT, {"the checkpoint path is empty"});
 }
 
 // Tests that a save, which renames a new file over its target, refuses a

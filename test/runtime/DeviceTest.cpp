@@ -90,6 +90,13 @@ TEST(DeviceTest, AutoPicksTheCpuForAModelWithoutCudaCode) {
   EXPECT_EQ(cavs_model_device(model), CAVS_DEVICE_CPU);
   EXPECT_STREQ(cavs_model_device_name(model), "cpu");
   cavs_model_destroy(model);
+  // The fallback drops the ordinal of the GPU it would have taken.
+  const cavs_device_options thirdGpu{CAVS_DEVICE_AUTO, 3, 0};
+  ASSERT_EQ(cavs_model_create_on_device(&toy->def, 1, &thirdGpu, &model),
+            CAVS_OK)
+      << lastError();
+  EXPECT_EQ(cavs_model_device(model), CAVS_DEVICE_CPU);
+  cavs_model_destroy(model);
 }
 
 TEST(DeviceTest, ModelWithoutCpuCodeRefusesTheCpu) {
@@ -110,6 +117,16 @@ TEST(DeviceTest, RejectsBadOptions) {
   EXPECT_NE(lastError().find("unknown device kind 7"), std::string::npos);
   EXPECT_EQ(cavs_model_create_on_device(&toy->def, 1, nullptr, &model),
             CAVS_ERROR_INVALID_ARGUMENT);
+  const cavs_device_options secondCpu{CAVS_DEVICE_CPU, 5, 0};
+  EXPECT_EQ(cavs_model_create_on_device(&toy->def, 1, &secondCpu, &model),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("device ordinal 5 on the CPU, which is device 0"),
+            std::string::npos);
+  const cavs_device_options negative{CAVS_DEVICE_AUTO, -1, 0};
+  EXPECT_EQ(cavs_model_create_on_device(&toy->def, 1, &negative, &model),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("device ordinal -1 is negative"),
+            std::string::npos);
 }
 
 } // namespace

@@ -97,6 +97,21 @@ TEST(GraphBuilder, DagParentCounts) {
 }
 
 // Tests that finalize empties the builder but keeps types and attributes.
+// Tests that reserving past the int32 limit is refused (it used to clamp
+// and succeed, and a caller then learnt of the limit only samples later).
+TEST(GraphBuilder, ReserveRefusesSizesPastTheLimit) {
+  GraphBuilder builder({1});
+  builder.addSample({0}, {-1}, {});
+  expectError([&] { builder.reserve(int64_t(1) << 40, 1); },
+              CAVS_ERROR_INVALID_GRAPH,
+              {"cannot reserve 1099511627776 more vertices in 1 more samples: "
+               "the batch would have more than the int32 limit 2147483647"});
+  expectError([&] { builder.reserve(2147483647, 0); },
+              CAVS_ERROR_INVALID_GRAPH, {"the int32 limit"});
+  builder.reserve(2, 1);
+  EXPECT_EQ(builder.finalize().numVertices(), 1);
+}
+
 TEST(GraphBuilder, FinalizeResetsForTheNextBatch) {
   GraphBuilder builder({1});
   builder.addAttribute("x");

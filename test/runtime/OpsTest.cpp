@@ -132,6 +132,11 @@ TEST(OpsTest, GemmEnginesAreListedAndSelectedByName) {
   expectInvalid(cavs_set_gemm_engine("bogus"),
                 "no GEMM engine is called 'bogus'; this runtime has: " + names);
   expectInvalid(cavs_set_gemm_engine(nullptr), "the engine name is NULL");
+  // A long or binary name is quoted as an excerpt (it was quoted whole).
+  const std::string huge = "x\n" + std::string(100000, 'y');
+  expectInvalid(cavs_set_gemm_engine(huge.c_str()),
+                "no GEMM engine is called 'x\\n" + std::string(78, 'y') +
+                    "…(+99922 bytes)'; this runtime has: " + names);
   EXPECT_EQ(cavs_gemm_engine(), active);
   forEachGemmEngine([] { EXPECT_STRNE(cavs_gemm_kernel(), ""); });
 }

@@ -76,5 +76,52 @@ TEST(SampleSet, RejectsMalformedSamples) {
                std::invalid_argument);
 }
 
+// Tests that sample ids out of range and negative counts are refused, not
+// read past the arrays (an id of 7 in a set of 2 used to report a made-up
+// type from memory beyond them; 1e8 crashed).
+TEST(SampleSet, RejectsSamplesOutOfRange) {
+  SampleSet set = twoTrees();
+  for (int32_t bad : {2, 7, -1, 100000000}) {
+    const int32_t ids[] = {0, bad};
+    try {
+      set.batch(ids, 2);
+      ADD_FAILURE() << "sample " << bad << " was batched";
+    } catch (const std::invalid_argument &error) {
+      EXPECT_EQ(std::string(error.what()),
+                "SampleSet::batch: sample " + std::to_string(bad) +
+                    " is out of range (the set has 2 samples)");
+    }
+    EXPECT_THROW(set.numVertices(bad), std::invalid_argument);
+  }
+  const int32_t ids[] = {1};
+  EXPECT_THROW(set.batch(ids, -1), std::invalid_argument);
+  EXPECT_THROW(set.truncate(-1), std::invalid_argument);
+  EXPECT_EQ(set.size(), 2);
+  set.truncate(1);
+  EXPECT_EQ(set.size(), 1);
+  EXPECT_EQ(set.numVertices(0), 3);
+}
+
+// Tests that the C++ accessors of a batch and its schedule check the
+// indices the C arrays behind their spans cannot (children(3) of a
+// 3-vertex batch used to return 2^64 - 2 entries).
+TEST(SampleSet, BatchAccessorsCheckIndices) {
+  SampleSet set = twoTrees();
+  const int32_t ids[] = {0, 1};
+  GraphBatch batch = set.batch(ids, 2);
+  EXPECT_EQ(toVector(batch.children(2)), (std::vector<int32_t>{0, 1}));
+  for (int32_t bad : {4, -1, 100000000})
+    EXPECT_THROW(batch.children(bad), Error);
+  Schedule schedule(batch);
+  const Span<const cavs_task> tasks = schedule.tasks();
+  const cavs_task &root = tasks[tasks.size() - 1];
+  ASSERT_EQ(root.arity, 2);
+  EXPECT_EQ(toVector(schedule.childRows(root, 1)).size(), 1u);
+  EXPECT_THROW(schedule.childRows(root, 2), Error);
+  EXPECT_THROW(schedule.childView(root, -1), Error);
+  EXPECT_EQ(schedule.typeRows(1).size(), 1u);
+  EXPECT_THROW(schedule.typeRows(2), Error);
+}
+
 } // namespace
 } // namespace cavs::test

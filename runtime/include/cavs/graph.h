@@ -54,7 +54,8 @@ CAVS_API cavs_status cavs_graph_builder_add_attribute(
     cavs_graph_builder *builder, const char *name, int32_t *out_index);
 
 /// Reserves room for `num_vertices` more vertices in `num_samples` more
-/// samples, so that adding them does not reallocate.
+/// samples, so that adding them does not reallocate. Fails with
+/// CAVS_ERROR_INVALID_GRAPH when the batch would pass the int32 limit.
 CAVS_API cavs_status cavs_graph_builder_reserve(cavs_graph_builder *builder,
                                                 int64_t num_vertices,
                                                 int64_t num_samples);

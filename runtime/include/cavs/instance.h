@@ -71,7 +71,8 @@ typedef enum cavs_device_kind {
 /// The device of a new instance.
 typedef struct cavs_device_options {
   cavs_device_kind kind;
-  /// The GPU (CUDA device ordinal); 0 for the CPU.
+  /// The GPU (CUDA device ordinal); 0 for the CPU (another ordinal is
+  /// refused there; with CAVS_DEVICE_AUTO, falling back to the CPU drops it).
   int32_t ordinal;
   /// Nonzero lets cuBLAS run float matrix products on TF32 tensor cores
   /// (faster, 10-bit mantissa inputs); off by default.

@@ -102,6 +102,14 @@ template <typename T, void (*Destroy)(T *)> struct Deleter {
 };
 template <typename T, void (*Destroy)(T *)>
 using Owned = std::unique_ptr<T, Deleter<T, Destroy>>;
+/// Throws unless `index` is in [0, size): the ABI's arrays behind the
+/// spans below are not checked on access.
+inline void checkRange(int32_t index, int32_t size, const char *what) {
+  if (index < 0 || index >= size)
+    throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                std::string(what) + " " + std::to_string(index) +
+                    " is out of range [0, " + std::to_string(size) + ")");
+}
 } // namespace detail
 
 /// A word → id map (cavs_vocab).
@@ -168,8 +176,10 @@ public:
   Span<const int32_t> types() const {
     return vertexArray(cavs_graph_batch_types(get()));
   }
-  /// The child slots of vertex `v` (global ids, CAVS_NO_CHILD when absent).
+  /// The child slots of vertex `v` (global ids, CAVS_NO_CHILD when absent);
+  /// throws when `v` is out of range.
   Span<const int32_t> children(int32_t v) const {
+    detail::checkRange(v, numVertices(), "vertex");
     const int32_t *offsets = cavs_graph_batch_child_offsets(get());
     return {cavs_graph_batch_children(get()) + offsets[v],
             size_t(offsets[v + 1] - offsets[v])};
@@ -353,15 +363,18 @@ public:
   int32_t numTypes() const { return cavs_schedule_num_types(get()); }
 
   /// Global rows of child slot `k` of `task`'s vertices (CAVS_NO_CHILD when
-  /// absent).
+  /// absent); throws when `k` is not a slot of the task's type.
   Span<const int32_t> childRows(const cavs_task &task, int32_t k) const {
+    detail::checkRange(k, task.arity, "child slot");
     return {cavs_schedule_children_rows(get()) + task.children_begin +
                 size_t(k) * task.count,
             size_t(task.count)};
   }
   /// First global row when childRows(task, k) is a contiguous ascending
-  /// range (gather can be a view), else -1.
+  /// range (gather can be a view), else -1; throws when `k` is not a slot
+  /// of the task's type.
   int32_t childView(const cavs_task &task, int32_t k) const {
+    detail::checkRange(k, task.arity, "child slot");
     return cavs_schedule_child_views(get())[task.views_begin + k];
   }
   /// Global row of every vertex.
@@ -380,8 +393,10 @@ public:
   Span<const int32_t> rowParentCounts() const {
     return rowArray(cavs_schedule_row_parent_counts(get()));
   }
-  /// Global row of every local row of `type`.
+  /// Global row of every local row of `type`; throws when `type` is out of
+  /// range.
   Span<const int32_t> typeRows(int32_t type) const {
+    detail::checkRange(type, numTypes(), "type");
     return {cavs_schedule_type_rows(get(), type),
             size_t(cavs_schedule_type_num_rows(get(), type))};
   }

@@ -44,10 +44,14 @@ public:
 
   int32_t size() const { return int32_t(offsets_.size()) - 1; }
   int64_t numVertices() const { return offsets_.back(); }
+  /// Vertices of `sample`; throws std::invalid_argument when it is out of
+  /// range.
   int32_t numVertices(int32_t sample) const {
+    checkSample(sample, "numVertices");
     return offsets_[size_t(sample) + 1] - offsets_[size_t(sample)];
   }
-  /// Keeps only the first `count` samples.
+  /// Keeps only the first `count` samples (all when `count` >= size());
+  /// throws std::invalid_argument for a negative count.
   void truncate(int32_t count);
 
   /// Gives every vertex a new type, `typeOf(sample, vertex, oldType)`, of a
@@ -64,11 +68,15 @@ public:
     return attributes_[attributeIndex(name)];
   }
 
-  /// A batch of the samples `ids`, in that order (sample s is ids[s]).
+  /// A batch of the samples `ids`, in that order (sample s is ids[s]);
+  /// throws std::invalid_argument for an id out of range or a negative
+  /// count.
   GraphBatch batch(const int32_t *ids, int32_t count) const;
 
 private:
   size_t attributeIndex(const std::string &name) const;
+  /// Throws std::invalid_argument unless `sample` is in [0, size()).
+  void checkSample(int32_t sample, const char *caller) const;
 
   std::vector<int32_t> arities_;
   size_t maxArity_ = 0;
@@ -137,6 +145,9 @@ inline void SampleSet::add(Ints types, Ints children,
 }
 
 inline void SampleSet::truncate(int32_t count) {
+  if (count < 0)
+    throw std::invalid_argument("SampleSet::truncate: negative count " +
+                                std::to_string(count));
   if (count >= size())
     return;
   offsets_.resize(size_t(count) + 1);
@@ -160,6 +171,14 @@ inline void SampleSet::retype(
       int32_t &type = types_[size_t(offsets_[size_t(s)] + v)];
       type = typeOf(s, v, type);
     }
+}
+
+inline void SampleSet::checkSample(int32_t sample, const char *caller) const {
+  if (sample < 0 || sample >= size())
+    throw std::invalid_argument(std::string("SampleSet::") + caller +
+                                ": sample " + std::to_string(sample) +
+                                " is out of range (the set has " +
+                                std::to_string(size()) + " samples)");
 }
 
 inline size_t SampleSet::attributeIndex(const std::string &name) const {
@@ -188,12 +207,17 @@ inline int64_t SampleSet::countNonNegative(const std::string &name) const {
 }
 
 inline GraphBatch SampleSet::batch(const int32_t *ids, int32_t count) const {
+  if (count < 0)
+    throw std::invalid_argument("SampleSet::batch: negative count " +
+                                std::to_string(count));
   GraphBuilder builder{Ints(arities_)};
   for (const std::string &name : names_)
     builder.addAttribute(name);
   int64_t vertices = 0;
-  for (int32_t s = 0; s < count; ++s)
+  for (int32_t s = 0; s < count; ++s) {
+    checkSample(ids[s], "batch");
     vertices += numVertices(ids[s]);
+  }
   builder.reserve(vertices, count);
   std::vector<Ints> values(names_.size());
   for (int32_t s = 0; s < count; ++s) {

@@ -65,18 +65,26 @@ Status parseDevice(std::string_view name, cavs_device_options &out) {
 /// Turns AUTO into CUDA (the library has CUDA code and a GPU is usable) or
 /// the CPU, and checks the other options.
 Status resolveDevice(const cavs_model_def &def, cavs_device_options &device) {
+  if (device.ordinal < 0)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "device ordinal {} is negative", device.ordinal);
   if (device.kind == CAVS_DEVICE_AUTO) {
     int32_t count = 0;
     const bool gpu =
         def.cuda && cudaDeviceCount(count).ok() && device.ordinal < count;
-    device.kind = gpu ? CAVS_DEVICE_CUDA : CAVS_DEVICE_CPU;
+    // Falling back to the CPU drops the GPU's ordinal.
+    if (gpu)
+      device.kind = CAVS_DEVICE_CUDA;
+    else
+      device = {CAVS_DEVICE_CPU, 0, device.allow_tf32};
   }
   if (device.kind != CAVS_DEVICE_CPU && device.kind != CAVS_DEVICE_CUDA)
     return makeError(CAVS_ERROR_INVALID_ARGUMENT, "unknown device kind {}",
                      static_cast<int>(device.kind));
-  if (device.ordinal < 0)
+  if (device.kind == CAVS_DEVICE_CPU && device.ordinal != 0)
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "device ordinal {} is negative", device.ordinal);
+                     "device ordinal {} on the CPU, which is device 0",
+                     device.ordinal);
   return Status();
 }
 

@@ -110,6 +110,9 @@ Status AtomicFileWriter::resolveTarget() {
 }
 
 Status AtomicFileWriter::open() {
+  if (path_.empty())
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT, "the {} path is empty",
+                     what_);
   CAVS_RETURN_IF_ERROR(resolveTarget());
   tempPath_ = target_ + ".tmp." + std::to_string(::getpid());
   removeStaleTemporaries(target_);

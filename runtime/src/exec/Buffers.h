@@ -12,6 +12,7 @@
 
 #include "exec/DeviceBackend.h"
 #include "params/AlignedBuffer.h"
+#include "support/AllocationFailure.h"
 
 #include <cstring>
 #include <new>
@@ -41,7 +42,7 @@ public:
 
   /// Returns room for at least `size` floats. A new allocation is zeroed
   /// (the old contents are dropped); reused memory keeps its contents.
-  /// Allocation failures throw std::bad_alloc (CAVS_ERROR_OUT_OF_MEMORY).
+  /// Allocation failures throw AllocationFailure (CAVS_ERROR_OUT_OF_MEMORY).
   float *reserve(int64_t size) {
     if (!device_) {
       if (size > host_.size())
@@ -55,7 +56,7 @@ public:
       deviceSize_ = 0;
       void *memory = nullptr;
       if (!device_->allocate(size * int64_t(sizeof(float)), memory).ok())
-        throw std::bad_alloc();
+        throw AllocationFailure(size * int64_t(sizeof(float)));
       deviceData_ = static_cast<float *>(memory);
       deviceSize_ = size;
       device_->zero(deviceData_, size * int64_t(sizeof(float)));

@@ -57,9 +57,15 @@ Status makeChains(int32_t numSamples, const int32_t *lengths,
                      "negative number of chains {}", numSamples);
   ChainAppender chains;
   CAVS_RETURN_IF_ERROR(chains.create(typing, {}));
+  // Every length is checked before any chain is built, so that a batch past
+  // the int32 limit fails at once instead of after building its first
+  // chains.
   int64_t numVertices = 0;
-  for (int32_t s = 0; s < numSamples; ++s)
-    numVertices += std::max(lengths[s], 0);
+  for (int32_t s = 0; s < numSamples; ++s) {
+    CAVS_RETURN_IF_ERROR(
+        GraphBuilder::checkSampleSize(s, lengths[s], numVertices));
+    numVertices += lengths[s];
+  }
   CAVS_RETURN_IF_ERROR(chains.builder().reserve(numVertices, numSamples));
   for (int32_t s = 0; s < numSamples; ++s)
     CAVS_RETURN_IF_ERROR(chains.append(lengths[s], nullptr));

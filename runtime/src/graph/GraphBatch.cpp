@@ -75,8 +75,13 @@ Status GraphBuilder::reserve(int64_t numVertices, int64_t numSamples) {
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "cannot reserve {} vertices in {} samples", numVertices,
                      numSamples);
-  const int64_t vertices =
-      std::min(kMaxSize, batch_.numVertices() + numVertices);
+  if (numVertices > kMaxSize - batch_.numVertices() ||
+      numSamples > kMaxSize - batch_.numSamples())
+    return makeError(CAVS_ERROR_INVALID_GRAPH,
+                     "cannot reserve {} more vertices in {} more samples: the "
+                     "batch would have more than the int32 limit {}",
+                     numVertices, numSamples, kMaxSize);
+  const int64_t vertices = batch_.numVertices() + numVertices;
   batch_.types.reserve(vertices);
   batch_.childOffsets.reserve(vertices + 1);
   batch_.children.reserve(
@@ -89,14 +94,18 @@ Status GraphBuilder::reserve(int64_t numVertices, int64_t numSamples) {
 }
 
 Status GraphBuilder::checkSampleSize(int32_t numVertices) const {
-  const int32_t index = numSamples();
+  return checkSampleSize(numSamples(), numVertices, batch_.numVertices());
+}
+
+Status GraphBuilder::checkSampleSize(int32_t index, int32_t numVertices,
+                                     int64_t verticesBefore) {
   if (numVertices < 0)
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "sample {}: negative vertex count {}", index, numVertices);
   if (numVertices == 0)
     return makeError(CAVS_ERROR_INVALID_GRAPH, "sample {} has no vertices",
                      index);
-  const int64_t total = int64_t(batch_.numVertices()) + numVertices;
+  const int64_t total = verticesBefore + numVertices;
   if (total > kMaxSize)
     return makeError(CAVS_ERROR_INVALID_GRAPH,
                      "sample {}: the batch would have {} vertices, more than "

@@ -72,6 +72,10 @@ public:
   /// fits int32 sizes; addSample does it first, loaders before they allocate
   /// the sample.
   Status checkSampleSize(int32_t numVertices) const;
+  /// The same check for sample `index` after `verticesBefore` vertices,
+  /// for loaders that check every sample before they build any.
+  static Status checkSampleSize(int32_t index, int32_t numVertices,
+                                int64_t verticesBefore);
   /// Validates and appends one sample (layout as in
   /// cavs_graph_builder_add_sample). `attributes` holds one array per
   /// declared attribute.

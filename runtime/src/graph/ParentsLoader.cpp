@@ -99,8 +99,10 @@ Status loadParentArrays(const std::string &path, int32_t arity,
   CAVS_RETURN_IF_ERROR(GraphBuilder::create(treeTypes.arities(), builder)
                            .withPrefix(path + ": "));
   CAVS_RETURN_IF_ERROR(
-      builder.reserve(static_cast<int64_t>(arrays.parents.size()),
-                      static_cast<int64_t>(arrays.sampleLines.size())));
+      builder
+          .reserve(static_cast<int64_t>(arrays.parents.size()),
+                   static_cast<int64_t>(arrays.sampleLines.size()))
+          .withPrefix(path + ": "));
 
   std::vector<int32_t> types, children;
   for (size_t s = 0; s < arrays.sampleLines.size(); ++s) {

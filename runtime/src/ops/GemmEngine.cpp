@@ -1,5 +1,6 @@
 //===- GemmEngine.cpp - choosing the matrix-product engine ----------------===//
 #include "ops/GemmEngine.h"
+#include "support/Excerpt.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -54,8 +55,8 @@ Status selectGemmEngine(std::string_view name) {
     names += engine->name;
   }
   return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                   "no GEMM engine is called '{}'; this runtime has: {}", name,
-                   names);
+                   "no GEMM engine is called '{}'; this runtime has: {}",
+                   excerpt(name), names);
 }
 
 Status initGemmEngine() {

@@ -19,6 +19,7 @@
 #define CAVS_RUNTIME_PARAMS_ALIGNEDBUFFER_H
 
 #include "cavs/model.h"
+#include "support/AllocationFailure.h"
 
 #include <cstdint>
 #include <cstring>
@@ -37,8 +38,8 @@ inline constexpr size_t kHugePageBytes = size_t(2) << 20;
 
 /// A zero-initialised float array whose first element is 64-byte aligned
 /// (2 MiB for a large one, in huge pages where the system has them);
-/// move-only. Allocation failures throw std::bad_alloc, which the C ABI
-/// guard reports as CAVS_ERROR_OUT_OF_MEMORY.
+/// move-only. Allocation failures throw AllocationFailure, which the C ABI
+/// guard reports as CAVS_ERROR_OUT_OF_MEMORY with the size.
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;
@@ -49,9 +50,11 @@ public:
     const size_t bytes = static_cast<size_t>(size) * sizeof(float);
     const bool huge = bytes >= kHugePageBytes;
     const std::align_val_t alignment{huge ? kHugePageBytes : kBufferAlignment};
-    data_ = std::unique_ptr<float[], Free>(
-        static_cast<float *>(::operator new[](bytes, alignment)),
-        Free{alignment});
+    void *memory = ::operator new[](bytes, alignment, std::nothrow);
+    if (!memory)
+      throw AllocationFailure(int64_t(bytes));
+    data_ = std::unique_ptr<float[], Free>(static_cast<float *>(memory),
+                                           Free{alignment});
 #ifdef MADV_HUGEPAGE
     // Advice only: without huge pages (disabled, none free) the array is
     // the same in 4 KiB pages.

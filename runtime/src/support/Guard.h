@@ -10,6 +10,7 @@
 #ifndef CAVS_RUNTIME_SUPPORT_GUARD_H
 #define CAVS_RUNTIME_SUPPORT_GUARD_H
 
+#include "support/AllocationFailure.h"
 #include "support/Status.h"
 
 #include <new>
@@ -26,10 +27,16 @@ const std::string &lastError();
 cavs_status reportStatus(Status status);
 
 /// Runs `body` (returning Status) and reports its result; exceptions become
-/// CAVS_ERROR_OUT_OF_MEMORY or CAVS_ERROR_INTERNAL.
+/// CAVS_ERROR_OUT_OF_MEMORY (with the size asked for, where the allocation
+/// knew it) or CAVS_ERROR_INTERNAL.
 template <typename Body> cavs_status guard(Body &&body) noexcept {
   try {
     return reportStatus(body());
+  } catch (const AllocationFailure &failure) {
+    return reportStatus(makeError(
+        CAVS_ERROR_OUT_OF_MEMORY,
+        "out of memory: cannot allocate a buffer of {} bytes ({:.2f} GiB)",
+        failure.bytes(), double(failure.bytes()) / double(int64_t(1) << 30)));
   } catch (const std::bad_alloc &) {
     return reportStatus(Status(CAVS_ERROR_OUT_OF_MEMORY, "out of memory"));
   } catch (const std::exception &e) {
