@@ -530,5 +530,26 @@ TEST_F(InstanceCalls, DisabledOutputsAreNotWritten) {
     EXPECT_EQ(z[v * 4], batch.types()[v] == 1 ? 7.0f : 0.0f);
 }
 
+// Tests that an instance's gradient store tracks the rows of its lookup
+// tables only: tracking a dense gradient there, which the backward pass
+// writes whole and marks nowhere, would have left it out of every step.
+TEST_F(InstanceCalls, GradientsTrackOnlyTheLookupTablesRows) {
+  EXPECT_EQ(cavs_grad_store_tracks_rows(grads(), 0), 1);
+  EXPECT_EQ(cavs_grad_store_track_rows(grads(), 0), CAVS_OK);
+  EXPECT_EQ(cavs_grad_store_track_rows(grads(), 1),
+            CAVS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(cavs_last_error_message()),
+            "parameter 'W_iou' has a dense gradient in this model instance: "
+            "its backward pass writes every row and marks none, so a step "
+            "would update none (the instance tracks the rows of its lookup "
+            "tables itself)");
+  EXPECT_EQ(cavs_grad_store_tracks_rows(grads(), 1), 0);
+  // A store of one's own tracks what it is told to.
+  cavs_grad_store *own = nullptr;
+  ASSERT_EQ(cavs_grad_store_create(params(), &own), CAVS_OK);
+  EXPECT_EQ(cavs_grad_store_track_rows(own, 1), CAVS_OK);
+  cavs_grad_store_destroy(own);
+}
+
 } // namespace
 } // namespace cavs::test

@@ -259,7 +259,9 @@ CAVS_API void cavs_grad_store_zero(cavs_grad_store *grads);
 /// the backward pass must mark every row it writes (cavs_grad_store_mark_rows)
 /// and may assume unmarked rows are zero; optimizers update only marked rows
 /// (see cavs/optim.h). Tracking twice is harmless. Fails for an index out of
-/// range or a vector.
+/// range or a vector, and on a model instance's store (cavs_model_grads) for
+/// a parameter the instance does not track: its generated backward marks
+/// the rows of its lookup tables only.
 CAVS_API cavs_status cavs_grad_store_track_rows(cavs_grad_store *grads,
                                                 int32_t param);
 

@@ -52,6 +52,7 @@ Status ModelInstance::create(const cavs_model_def &def, uint64_t seed,
   GradStore &grads = instance.grads_->impl;
   for (int32_t i = 0; i < def.num_sparse_params; ++i)
     CAVS_RETURN_IF_ERROR(grads.trackRows(def.sparse_params[i]));
+  grads.fixRowTracking();
   instance.paramTable_ = tensorTable(layout, params.data());
   instance.gradTable_ = tensorTable(layout, grads.data());
   instance.inputs_.resize(instance.interface_.inputs.size());

@@ -53,6 +53,13 @@ Status GradStore::trackRows(int32_t param) {
   if (trackers_[param])
     return Status();
   const cavs_param_info &info = layout_->param(param);
+  if (rowTrackingFixed_)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "parameter '{}' has a dense gradient in this model "
+                     "instance: its backward pass writes every row and marks "
+                     "none, so a step would update none (the instance tracks "
+                     "the rows of its lookup tables itself)",
+                     info.name);
   RowTracker tracker;
   tracker.marked.assign(static_cast<size_t>(info.shape[0]), 0);
   std::fill(data() + info.offset, data() + info.offset + info.size, 0.0f);

@@ -39,6 +39,10 @@ public:
 
   /// Starts tracking rows of matrix parameter `param` (zeroing its gradient).
   Status trackRows(int32_t param);
+  /// Fixes which parameters track rows: a model instance's store, whose
+  /// generated backward marks the rows of its lookup tables only. A dense
+  /// gradient tracked there would be written whole but stepped nowhere.
+  void fixRowTracking() { rowTrackingFixed_ = true; }
   bool tracksRows(int32_t param) const { return trackers_[param].has_value(); }
   /// Marks `rows` of `param` (checked against its row count first).
   Status markRows(int32_t param, const int32_t *rows, int64_t count);
@@ -68,6 +72,7 @@ private:
   std::shared_ptr<const ModelLayout> layout_;
   AlignedBuffer values_;
   std::vector<std::optional<RowTracker>> trackers_;
+  bool rowTrackingFixed_ = false;
 };
 
 } // namespace cavs::runtime
