@@ -5,8 +5,10 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace cavs_examples {
@@ -64,23 +66,54 @@ uint64_t vocabFingerprint(const cavs::Vocab &vocab) {
   return std::hash<std::string>()(words);
 }
 
+namespace {
+/// The first rank and item whose fingerprint differs from rank 0's
+/// (collective); every rank finds the same one.
+std::optional<std::pair<int32_t, size_t>>
+firstDifference(cavs::dist::Trainer &trainer,
+                const std::vector<uint64_t> &fingerprints) {
+  const std::vector<uint64_t> all = trainer.allgather(fingerprints);
+  const size_t n = fingerprints.size();
+  for (int32_t rank = 1; rank < trainer.size(); ++rank)
+    for (size_t i = 0; i < n; ++i)
+      if (all[size_t(rank) * n + i] != all[i])
+        return std::pair{rank, i};
+  return std::nullopt;
+}
+} // namespace
+
 void requireSameData(cavs::dist::Trainer &trainer,
                      const std::vector<SharedData> &data) {
   std::vector<uint64_t> mine;
   for (const SharedData &item : data)
     mine.push_back(item.fingerprint);
-  const std::vector<uint64_t> all = trainer.allgather(mine);
-  for (int32_t rank = 1; rank < trainer.size(); ++rank)
-    for (size_t i = 0; i < data.size(); ++i) {
-      if (all[rank * data.size() + i] == all[i])
-        continue;
-      // Every rank finds the same difference, so every rank gathers.
-      const std::vector<std::string> paths = trainer.allgather(data[i].path);
-      throw std::runtime_error(
-          "rank " + std::to_string(rank) + "'s " + data[i].what + " (" +
-          paths[size_t(rank)] + ") differs from rank 0's (" + paths[0] +
-          "); every rank must load the same data");
-    }
+  const auto difference = firstDifference(trainer, mine);
+  if (!difference)
+    return;
+  const auto [rank, i] = *difference;
+  const std::vector<std::string> paths = trainer.allgather(data[i].path);
+  throw std::runtime_error("rank " + std::to_string(rank) + "'s " +
+                           data[i].what + " (" + paths[size_t(rank)] +
+                           ") differs from rank 0's (" + paths[0] +
+                           "); every rank must load the same data");
+}
+
+void requireSameSettings(cavs::dist::Trainer &trainer,
+                         const std::vector<SharedSetting> &settings) {
+  std::vector<uint64_t> mine;
+  for (const SharedSetting &setting : settings)
+    mine.push_back(std::hash<std::string>()(setting.value));
+  const auto difference = firstDifference(trainer, mine);
+  if (!difference)
+    return;
+  const auto [rank, i] = *difference;
+  const std::vector<std::string> values =
+      trainer.allgather(settings[i].value);
+  throw std::runtime_error("rank " + std::to_string(rank) + " runs with " +
+                           settings[i].flag + " " + values[size_t(rank)] +
+                           ", rank 0 with " + settings[i].flag + " " +
+                           values[0] + "; every rank must run with the same " +
+                           settings[i].flag);
 }
 
 void sumOverRanks(cavs::dist::Trainer *trainer,

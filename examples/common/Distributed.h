@@ -72,6 +72,21 @@ uint64_t vocabFingerprint(const cavs::Vocab &vocab);
 void requireSameData(cavs::dist::Trainer &trainer,
                      const std::vector<SharedData> &data);
 
+/// A command-line setting every rank must share: its flag and value.
+struct SharedSetting {
+  std::string flag;
+  std::string value;
+};
+
+/// Checks that every rank runs with rank 0's `settings` (collective), else
+/// throws std::runtime_error on every rank naming the first rank and flag
+/// that differ. Steps compare their global batches, but evaluation shards
+/// each rank's own batches: ranks with other --eval-batch values would count
+/// dev samples twice or not at all, and other --epochs would leave one rank
+/// waiting for the others until the timeout.
+void requireSameSettings(cavs::dist::Trainer &trainer,
+                         const std::vector<SharedSetting> &settings);
+
 /// Sums the counts of `accuracies` over the ranks in place (collective);
 /// nothing without a trainer.
 void sumOverRanks(cavs::dist::Trainer *trainer,

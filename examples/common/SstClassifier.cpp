@@ -135,6 +135,13 @@ int train(const SstModel &spec, const Options &options) {
   Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
   MetricsLog metrics(options.metrics, options.metricsEvery,
                      !options.resume.empty(), !dist || dist->isRoot());
+  if (dist)
+    requireSameSettings(
+        *dist, {{"--epochs", std::to_string(options.epochs)},
+                {"--batch", std::to_string(options.batchSize)},
+                {"--eval-batch", std::to_string(options.evalBatchSize)},
+                {"--max-train", std::to_string(options.maxTrain)},
+                {"--loss", options.loss}});
   const SstSplits data = loadData(spec, options);
   if (dist)
     requireSameData(*dist, evaluationData(data));

@@ -14,7 +14,10 @@ test/dist/run_mpi.py (each rank gets --data WORK/rank{rank}):
     rank 1's dev set and its file;
   * another train.txt on rank 1 (one more tree, with a new word): the
     vocabulary differs, which is found before the first step would find
-    the other training batch.
+    the other training batch;
+  * another --eval-batch on rank 1: every rank fails before training,
+    naming the flag (each rank shards its own evaluation batches, so the
+    dev accuracy counted trees twice or not at all, with exit status 0).
 """
 import argparse
 import os
@@ -71,29 +74,38 @@ def main():
     args = parser.parse_args()
     train = ["--epochs", "1", "--batch", "5", "--threads", "1"]
 
-    def run(case, change, *expectation):
+    def run(case, change, flags, *expectation):
         data = write_data(args.work, case, change)
         checkpoint = os.path.join(args.work, case, "treelstm.ckpt")
         command = [sys.executable, args.run_mpi, "--mpirun", args.mpirun,
                    *expectation, "--", args.app, "--distributed", "--data",
-                   data, "--checkpoint", checkpoint, *train]
+                   data, "--checkpoint", checkpoint, *train, *flags]
         print("+", " ".join(command), flush=True)
         return subprocess.run(command).returncode
 
-    for case, change, expectation in (
-            ("same", lambda folder: None, []),
-            ("other-dev", other_dev,
+    def same(folder):
+        pass
+
+    for case, change, flags, expectation in (
+            ("same", same, [], []),
+            ("other-dev", other_dev, [],
              ["--expect-failure", "--max-seconds", "60", "--message",
               r"error: rank 1's dev set \(\S*/other-dev/rank1/dev.txt\) "
               r"differs from rank 0's \(\S*/other-dev/rank0/dev.txt\)"]),
-            ("other-words", other_words,
+            ("other-words", other_words, [],
              ["--expect-failure", "--max-seconds", "60", "--message",
-              r"error: rank 1's vocabulary \(\S*/rank1/train.txt\) differs"])):
-        code = run(case, change, *expectation)
+              r"error: rank 1's vocabulary \(\S*/rank1/train.txt\) differs"]),
+            ("other-eval-batch", same, ["--eval-batch", "1{rank}"],
+             ["--expect-failure", "--max-seconds", "60", "--message",
+              r"error: rank 1 runs with --eval-batch 11, rank 0 with "
+              r"--eval-batch 10; every rank must run with the same "
+              r"--eval-batch"])):
+        code = run(case, change, flags, *expectation)
         if code != 0:
             print(f"FAIL: case {case}" if code != SKIP else "SKIPPED")
             return code
-    print("PASS: ranks with other evaluation data fail, naming the file")
+    print("PASS: ranks with other evaluation data or settings fail, naming "
+          "the file or flag")
     return 0
 
 
