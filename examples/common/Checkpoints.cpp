@@ -4,8 +4,10 @@
 #include "ArgParser.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -82,6 +84,11 @@ void Checkpoints::save(cavs::Model &model, const cavs::Optimizer &optimizer,
                        cavs::dist::Trainer *dist) {
   if (!enabled())
     return;
+  // A diverged epoch's score (NaN) ranks below every other: a later epoch
+  // that scores can still become the best, and the training state never
+  // holds a NaN, which --resume refuses as a damaged file.
+  if (std::isnan(score))
+    score = -std::numeric_limits<double>::infinity();
   const bool best = bestEpoch_ == 0 || score > bestScore_;
   if (best) {
     bestScore_ = score;

@@ -1,10 +1,16 @@
 //===- Progress.cpp - progress of a training pass on stderr ---------------===//
 #include "Progress.h"
 
+#include <algorithm>
 #include <unistd.h>
 #include <utility>
 
 namespace cavs_examples {
+
+namespace {
+/// Longer than any run: a century.
+constexpr double kMaxLineSeconds = 100.0 * 365 * 24 * 3600;
+} // namespace
 
 ProgressBar::ProgressBar(std::string label, int64_t total, double lineSeconds)
     : ProgressBar(std::move(label), total, lineSeconds, stderr,
@@ -19,8 +25,10 @@ ProgressBar::ProgressBar(std::string label, int64_t total, double lineSeconds,
   else if (terminal)
     interval_ = std::chrono::milliseconds(100);
   else
+    // Clock::duration counts nanoseconds in an int64: a longer interval
+    // (about 292 years) would overflow into a negative one, due at once.
     interval_ = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(lineSeconds));
+        std::chrono::duration<double>(std::min(lineSeconds, kMaxLineSeconds)));
 }
 
 void ProgressBar::update(int64_t done, const std::string &status) {

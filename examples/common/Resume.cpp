@@ -38,11 +38,13 @@ RunState fromRecord(const cavs::TrainState &record) {
   state.epoch = countField(record, kEpoch);
   state.bestEpoch = countField(record, kBestEpoch);
   state.bestScore = record.f64(kBestScore);
-  if (!std::isfinite(state.bestScore))
+  // -inf is the score of a run whose every epoch diverged (Checkpoints).
+  if (std::isnan(state.bestScore) ||
+      state.bestScore == std::numeric_limits<double>::infinity())
     throw std::runtime_error("training-state field '" +
                              std::string(kBestScore) + "' is " +
                              std::to_string(state.bestScore) +
-                             ", not a finite score");
+                             ", not a score");
   state.shuffleState = record.u64(kShuffleState);
   state.seed = record.u64(kSeed);
   // --seed takes a non-negative int64: no run of the apps has a larger one.

@@ -27,7 +27,8 @@ With --craft it also rewrites the training state of a checkpoint, with its
 own encoder of the format of docs/runtime.md (so keep the model small): no
 state, format version 1, a best epoch after the last, a field of the wrong
 type, a seed above 2^63 - 1, a best score that is NaN, a shuffling state
-that the seed does not lead to.
+that the seed does not lead to; and that a best score of -inf (every epoch
+diverged) resumes.
 """
 import argparse
 import filecmp
@@ -100,6 +101,7 @@ class Checker:
         if code != 0:
             raise SystemExit("FAIL: the run of epoch 1 failed")
         shutil.copy(part, self.path("epoch1.ckpt"))
+        shutil.copy(part + ".best", self.path("epoch1.ckpt.best"))
         # A run stopped during epoch 2 had written a step line of it.
         with open(metrics) as lines:
             first = json.loads(lines.readline())
@@ -221,7 +223,7 @@ class Checker:
             ("a best score that is no number", 2,
              replace(fields, "best_score", F64, float("nan")), 1,
              "bad training state: training-state field 'best_score' is nan, "
-             "not a finite score"),
+             "not a score"),
             ("a shuffling state off by one", 2,
              replace(fields, "shuffle_state", U64,
                      value(fields, "shuffle_state") + 1), 1,
@@ -232,6 +234,18 @@ class Checker:
             path = self.path(f"crafted-{i}.ckpt")
             open(path, "wb").write(checkpoint.encode(version, new_fields))
             self.refused(what, path, [], status, message)
+        # -inf is the best score of a run whose every epoch diverged (a NaN
+        # score ranks below all others): such a run resumes.
+        path = self.path("diverged.ckpt")
+        open(path, "wb").write(checkpoint.encode(
+            2, replace(fields, "best_score", F64, float("-inf"))))
+        shutil.copy(self.path("epoch1.ckpt.best"), path + ".best")
+        code, output = run(self.base + ["--epochs", "2", "--resume", path,
+                                        "--checkpoint", path], self.env)
+        if code != 0 or not re.search(r"^epoch 2", output, re.MULTILINE):
+            self.failures.append(f"a run whose every epoch diverged (best "
+                                 f"score -inf) did not resume: exit status "
+                                 f"{code}")
         # The encoder itself: the app's file, decoded and encoded again.
         if checkpoint.encode(2, fields) != checkpoint.data:
             self.failures.append("the test's encoder does not reproduce the "

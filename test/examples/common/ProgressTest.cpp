@@ -88,11 +88,15 @@ TEST_F(ProgressTest, ElsewherePrintsAFlushedLineEveryInterval) {
 }
 
 TEST_F(ProgressTest, ElsewhereNothingWithinTheInterval) {
-  ProgressBar bar("epoch 1", 3, 10, out_, /*terminal=*/false);
-  for (int64_t done = 1; done <= 3; ++done)
-    bar.update(done, "loss/word 5.000");
-  bar.finish();
-  EXPECT_EQ(written(), "");
+  // Intervals past int64 nanoseconds (9.2e9 s) too: they overflowed into
+  // negative ones, and every update printed.
+  for (double seconds : {10.0, 1e10, 1e300}) {
+    ProgressBar bar("epoch 1", 3, seconds, out_, /*terminal=*/false);
+    for (int64_t done = 1; done <= 3; ++done)
+      bar.update(done, "loss/word 5.000");
+    bar.finish();
+    EXPECT_EQ(written(), "") << seconds;
+  }
 }
 
 TEST_F(ProgressTest, ZeroIntervalIsSilentEverywhere) {
