@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <string_view>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -20,6 +23,41 @@ constexpr const char *kShuffleState = "shuffle_state";
 constexpr const char *kSeed = "seed";
 constexpr const char *kBatch = "batch";
 constexpr const char *kTrainSamples = "train_samples";
+constexpr const char *kTrainData = "train_data";
+
+/// Whether `record` has a field called `name`.
+bool hasField(const cavs::TrainState &record, const char *name) {
+  for (int32_t i = 0; i < record.size(); ++i) {
+    const char *field = nullptr;
+    cavs_train_field_type type;
+    if (cavs_train_state_field(record.get(), i, &field, &type) == CAVS_OK &&
+        std::string_view(field) == name)
+      return true;
+  }
+  return false;
+}
+
+/// FNV-1a over the samples of `set` (RunState::trainData).
+uint64_t fingerprint(const cavs::SampleSet &set) {
+  std::vector<int32_t> ids(size_t(set.size()));
+  std::iota(ids.begin(), ids.end(), 0);
+  const cavs::GraphBatch batch = set.batch(ids.data(), set.size());
+  uint64_t hash = 0xcbf29ce484222325u;
+  auto add = [&](cavs::Span<const int32_t> values) {
+    for (const int32_t value : values)
+      for (int byte = 0; byte < 4; ++byte)
+        hash = (hash ^ ((uint32_t(value) >> (8 * byte)) & 0xffu)) *
+               0x100000001b3u;
+  };
+  add(batch.sampleOffsets());
+  add(batch.types());
+  for (int32_t v = 0; v < batch.numVertices(); ++v)
+    add(batch.children(v));
+  for (int32_t a = 0; a < batch.numAttributes(); ++a)
+    add({cavs_graph_batch_attribute(batch.get(), a),
+         size_t(batch.numVertices())});
+  return hash;
+}
 
 /// Field `name` of `record`, a count in [1, INT32_MAX].
 int32_t countField(const cavs::TrainState &record, const char *name) {
@@ -54,6 +92,8 @@ RunState fromRecord(const cavs::TrainState &record) {
                              ", above the largest --seed, 2^63 - 1");
   state.batchSize = countField(record, kBatch);
   state.trainSamples = countField(record, kTrainSamples);
+  if (hasField(record, kTrainData))
+    state.trainData = record.u64(kTrainData);
   if (state.bestEpoch > state.epoch)
     throw std::runtime_error(
         "its best epoch " + std::to_string(state.bestEpoch) +
@@ -73,13 +113,14 @@ void requireSame(const std::string &where, const std::string &what,
 
 } // namespace
 
-RunState startingState(const TrainOptions &options, int32_t trainSamples,
-                       const Shuffler &shuffler) {
+RunState startingState(const TrainOptions &options,
+                       const cavs::SampleSet &train, const Shuffler &shuffler) {
   RunState state;
   state.shuffleState = shuffler.state();
   state.seed = options.seed;
   state.batchSize = options.batchSize;
-  state.trainSamples = trainSamples;
+  state.trainSamples = train.size();
+  state.trainData = fingerprint(train);
   return state;
 }
 
@@ -92,6 +133,7 @@ cavs::TrainState toRecord(const RunState &state) {
   record.setU64(kSeed, state.seed);
   record.setU64(kBatch, uint64_t(state.batchSize));
   record.setU64(kTrainSamples, uint64_t(state.trainSamples));
+  record.setU64(kTrainData, state.trainData);
   return record;
 }
 
@@ -116,6 +158,12 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
   requireSame(where, "--batch", state.batchSize, uint64_t(start.batchSize));
   requireSame(where, "training samples (--max-train, data)",
               uint64_t(state.trainSamples), uint64_t(start.trainSamples));
+  if (state.trainData != 0 && state.trainData != start.trainData)
+    throw UsageError(where + "the run was trained on other data: its " +
+                     std::to_string(state.trainSamples) +
+                     " training samples differ from this command line's "
+                     "(the data set, --data, --synthetic or the vocabulary); "
+                     "resume with the run's data");
   if (state.epoch >= options.epochs)
     throw UsageError(where + "the run has trained " +
                      std::to_string(state.epoch) + " epochs, --epochs " +

@@ -3,7 +3,8 @@
 // A checkpoint written after an epoch holds, besides the parameters and the
 // optimizer state, the state of the run (RunState): epochs done, the best
 // epoch and its score, the shuffler's counter, and the settings that decide
-// the batches (seed, batch size, training samples). --resume PATH loads all
+// the batches (seed, batch size, training samples and a fingerprint of
+// their contents). --resume PATH loads all
 // of it and checks it against the command line, so that the run continues
 // exactly where it stopped: a resumed run prints the same figures as one
 // that never stopped. The fields and their names are in examples/README.md.
@@ -16,6 +17,7 @@
 #include "TrainOptions.h"
 
 #include "cavs/runtime.hpp"
+#include "cavs/sample_set.hpp"
 
 #include <cstdint>
 
@@ -33,18 +35,22 @@ struct RunState {
   uint64_t seed = 0;
   int32_t batchSize = 0;
   int32_t trainSamples = 0;
+  /// FNV-1a of the training samples' types, children and attributes: a
+  /// resumed run must train on the same data, not only as many samples.
+  /// 0 in a checkpoint of an app version before the field.
+  uint64_t trainData = 0;
 };
 
-/// The state of a run before its first epoch over `trainSamples` samples.
-RunState startingState(const TrainOptions &options, int32_t trainSamples,
-                       const Shuffler &shuffler);
+/// The state of a run before its first epoch over the samples `train`.
+RunState startingState(const TrainOptions &options,
+                       const cavs::SampleSet &train, const Shuffler &shuffler);
 
 /// The record a checkpoint carries.
 cavs::TrainState toRecord(const RunState &state);
 
 /// --resume options.resume: loads the checkpoint into `model` and
 /// `optimizer` (on every rank of a distributed run), checks its run state
-/// against `start` (the same seed, batch size and training samples) and
+/// against `start` (the same seed, batch size and training data) and
 /// options.epochs (epochs left to train), replays `shuffler` to where the
 /// run left it and returns the state. Throws UsageError for a checkpoint
 /// without run state or of another run, std::runtime_error for a state

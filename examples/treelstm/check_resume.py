@@ -22,7 +22,8 @@ checks any app: check_distributed.py beside it is the SST apps' test.)
 With --errors it then checks refused resumes, each of which must exit with
 the expected status and message and leave the checkpoint's bytes as they
 were: --epochs already reached, another --seed, a damaged file (checksum),
-a checkpoint whose .best is missing.
+a checkpoint whose .best is missing, and (with --other-data FLAGS) the
+same number of training samples with other contents.
 With --craft it also rewrites the training state of a checkpoint, with its
 own encoder of the format of docs/runtime.md (so keep the model small): no
 state, format version 1, a best epoch after the last, a field of the wrong
@@ -195,6 +196,14 @@ class Checker:
                      f"--resume {self.path('nobest.ckpt')}: its best "
                      f"checkpoint '{self.path('nobest.ckpt')}.best' (epoch 1) "
                      "is missing")
+        if self.args.other_data:
+            shutil.copy(self.path("epoch1.ckpt"), self.path("data.ckpt"))
+            shutil.copy(self.path("epoch1.ckpt.best"),
+                        self.path("data.ckpt.best"))
+            self.refused("other training data", self.path("data.ckpt"),
+                         self.args.other_data.split(), 2,
+                         f"--resume {self.path('data.ckpt')}: the run was "
+                         "trained on other data")
 
     def craft(self):
         """Refused resumes of rewritten training states."""
@@ -344,6 +353,9 @@ def main():
     parser.add_argument("--mpirun", default="mpirun")
     parser.add_argument("--errors", action="store_true")
     parser.add_argument("--craft", action="store_true")
+    parser.add_argument("--other-data", default="",
+                        help="one string (--other-data=...): flags that "
+                             "change the training data, not its size")
     parser.add_argument("app_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
