@@ -19,7 +19,7 @@ void addDistributedOptions(ArgParser &parser, DistributedOptions *options) {
                 "rank gets a share of each batch (see docs/distributed.md)",
                 &options->enabled);
   parser.choice("--gpu-sums",
-                "with --distributed --device cuda: where the dense "
+                "only with --distributed (--device cuda): where the dense "
                 "gradients are summed, NCCL on the GPUs or MPI on the host "
                 "(auto: NCCL when every rank can)",
                 &options->gpuSums, {"auto", "mpi", "nccl"});

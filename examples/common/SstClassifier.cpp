@@ -109,12 +109,19 @@ int evaluateOnly(const SstModel &spec, const Options &options) {
     throw UsageError("--evaluate runs in one process; drop --distributed");
   if (!options.resume.empty())
     throw UsageError("--evaluate does not train; drop --resume");
+  // Flags that only training reads would be ignored without a word.
+  if (!options.checkpoint.empty() || !options.metrics.empty())
+    throw UsageError("--evaluate does not train, so it writes no checkpoint "
+                     "or metrics; drop --checkpoint and --metrics");
   const SstSplits data = loadData(spec, options);
   restoreAndTest(spec, options.evaluate, "--evaluate", options, data);
   return 0;
 }
 
 int train(const SstModel &spec, const Options &options) {
+  if (!options.distributed.enabled && options.distributed.gpuSums != "auto")
+    throw UsageError("--gpu-sums " + options.distributed.gpuSums +
+                     " applies to --distributed runs only");
   if (!options.evaluate.empty())
     return evaluateOnly(spec, options);
   // The model comes first so that a distributed run knows its rank (and
@@ -237,7 +244,8 @@ int runSstClassifier(const SstModel &spec, int argc, char **argv) {
                 &options.loss, {"all", "root"});
   parser.text("--evaluate", "PATH",
               "no training: restore the checkpoint PATH and report its dev "
-              "and test root accuracy",
+              "and test root accuracy (not with --checkpoint, --metrics, "
+              "--resume or --distributed)",
               &options.evaluate);
   addEmbeddingOptions(parser, options.embeddings);
   if (spec.distributed)

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string_view>
 #include <vector>
@@ -99,11 +100,14 @@ int run(const std::vector<std::string> &args) {
     std::string input, into, output;
     for (size_t i = 1; i < args.size(); ++i) {
       const bool hasValue = i + 1 < args.size();
-      if (args[i] == "--into" && hasValue)
-        into = args[++i];
-      else if (args[i] == "-o" && hasValue)
-        output = args[++i];
-      else if (input.empty() && args[i][0] != '-')
+      std::string *value = args[i] == "--into" ? &into
+                           : args[i] == "-o"   ? &output
+                                               : nullptr;
+      if (value && hasValue && !value->empty())
+        return usageError(fmt::format("'{}' given twice", args[i]));
+      if (value && hasValue)
+        *value = args[++i];
+      else if (input.empty() && !args[i].empty() && args[i][0] != '-')
         input = args[i];
       else
         return usageError(fmt::format("unexpected argument '{}'", args[i]));
@@ -123,7 +127,10 @@ int run(const std::vector<std::string> &args) {
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+  // Anywhere, as in `cavs-ckpt info --help` (a file of that name: ./--help).
+  if (std::any_of(args.begin(), args.end(), [](const std::string &arg) {
+        return arg == "--help" || arg == "-h";
+      })) {
     fmt::print("{}", kUsage);
     return 0;
   }
