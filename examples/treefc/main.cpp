@@ -53,6 +53,14 @@ int train(const Options &options) {
       int32_t(options.maxTrain > 0
                   ? std::min<int64_t>(options.maxTrain, options.trainTrees)
                   : options.trainTrees);
+  // Before the data is generated: --vocab must fit the model's table.
+  cavs_models::treefc model(options.seed);
+  try {
+    requireRows(model, "embed", options.shape.vocabulary, "V");
+  } catch (const cavs::Error &error) {
+    throw UsageError("--vocab " + std::to_string(options.shape.vocabulary) +
+                     ": " + error.what());
+  }
   SampleSet trainSet({0, 2}, {"word", "label"}),
       testSet({0, 2}, {"word", "label"});
   treefc::generateTrees(options.shape, options.seed, trainTrees,
@@ -62,8 +70,6 @@ int train(const Options &options) {
               options.shape.leaves, trainSet.numVertices(0),
               options.shape.vocabulary, trainSet.size(), testSet.size());
 
-  cavs_models::treefc model(options.seed);
-  requireRows(model, "embed", options.shape.vocabulary, "V");
   cavs::Optimizer optimizer(
       model.params(), optimizerOptions(cavs::OptimizerKind::Adam,
                                        options.learningRate, options.clip));
