@@ -109,8 +109,9 @@ int evaluateOnly(const SstModel &spec, const Options &options) {
     throw UsageError("--evaluate runs in one process; drop --distributed");
   if (!options.resume.empty())
     throw UsageError("--evaluate does not train; drop --resume");
-  // Flags that only training reads would be ignored without a word.
-  if (!options.checkpoint.empty() || !options.metrics.empty())
+  // Flags that only training reads would be ignored without a word (the
+  // checkpoint has a default: the model's name).
+  if (options.checkpoint != spec.checkpoint || !options.metrics.empty())
     throw UsageError("--evaluate does not train, so it writes no checkpoint "
                      "or metrics; drop --checkpoint and --metrics");
   const SstSplits data = loadData(spec, options);
