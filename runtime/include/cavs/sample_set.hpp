@@ -48,7 +48,7 @@ public:
   /// range.
   int32_t numVertices(int32_t sample) const {
     checkSample(sample, "numVertices");
-    return offsets_[size_t(sample) + 1] - offsets_[size_t(sample)];
+    return verticesOf(sample);
   }
   /// Keeps only the first `count` samples (all when `count` >= size());
   /// throws std::invalid_argument for a negative count.
@@ -77,6 +77,10 @@ private:
   size_t attributeIndex(const std::string &name) const;
   /// Throws std::invalid_argument unless `sample` is in [0, size()).
   void checkSample(int32_t sample, const char *caller) const;
+  /// numVertices without the check, for samples known to be in range.
+  int32_t verticesOf(int32_t sample) const {
+    return offsets_[size_t(sample) + 1] - offsets_[size_t(sample)];
+  }
 
   std::vector<int32_t> arities_;
   size_t maxArity_ = 0;
@@ -167,7 +171,7 @@ inline void SampleSet::retype(
   // builder's check that their extra slots are absent.
   arities_ = std::move(arities);
   for (int32_t s = 0; s < size(); ++s)
-    for (int32_t v = 0; v < numVertices(s); ++v) {
+    for (int32_t v = 0, n = verticesOf(s); v < n; ++v) {
       int32_t &type = types_[size_t(offsets_[size_t(s)] + v)];
       type = typeOf(s, v, type);
     }
@@ -193,7 +197,7 @@ inline void SampleSet::maskNonRoots(const std::string &name) {
   for (int32_t s = 0; s < size(); ++s) {
     const int32_t first = offsets_[size_t(s)];
     const size_t begin = size_t(first) * maxArity_;
-    const size_t end = size_t(first + numVertices(s)) * maxArity_;
+    const size_t end = size_t(first + verticesOf(s)) * maxArity_;
     for (size_t slot = begin; slot < end; ++slot)
       if (children_[slot] != CAVS_NO_CHILD)
         values[size_t(first + children_[slot])] = -1;
@@ -216,13 +220,13 @@ inline GraphBatch SampleSet::batch(const int32_t *ids, int32_t count) const {
   int64_t vertices = 0;
   for (int32_t s = 0; s < count; ++s) {
     checkSample(ids[s], "batch");
-    vertices += numVertices(ids[s]);
+    vertices += verticesOf(ids[s]);
   }
   builder.reserve(vertices, count);
   std::vector<Ints> values(names_.size());
   for (int32_t s = 0; s < count; ++s) {
     const size_t first = size_t(offsets_[size_t(ids[s])]);
-    const size_t size = size_t(numVertices(ids[s]));
+    const size_t size = size_t(verticesOf(ids[s]));
     for (size_t a = 0; a < names_.size(); ++a)
       values[a] = Ints(attributes_[a].data() + first, size);
     builder.addSample(
