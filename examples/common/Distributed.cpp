@@ -2,11 +2,9 @@
 #include "Distributed.h"
 
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -47,23 +45,6 @@ startDistributed(cavs::Model &model, cavs::Optimizer &optimizer,
             << trainer->denseSums()
             << "); rank 0 prints and writes checkpoints\n";
   return trainer;
-}
-
-uint64_t fileFingerprint(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    throw std::runtime_error("cannot read '" + path + "'");
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  // std::hash: the same on every rank, since they run the same program.
-  return std::hash<std::string>()(bytes.str());
-}
-
-uint64_t vocabFingerprint(const cavs::Vocab &vocab) {
-  std::string words;
-  for (int32_t id = 0; id < vocab.size(); ++id)
-    words += vocab.word(id) + '\n';
-  return std::hash<std::string>()(words);
 }
 
 namespace {

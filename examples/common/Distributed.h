@@ -16,6 +16,7 @@
 
 #include "Accuracy.h"
 #include "ArgParser.h"
+#include "Fingerprint.h"
 
 #include "cavs/dist.hpp"
 
@@ -53,16 +54,9 @@ struct SharedData {
   /// This rank's file.
   std::string path;
   /// Equal on two ranks exactly when they loaded the same data (up to hash
-  /// collisions): fileFingerprint, vocabFingerprint.
+  /// collisions): fileFingerprint, vocabFingerprint (Fingerprint.h).
   uint64_t fingerprint = 0;
 };
-
-/// The fingerprint of the bytes of the file `path`; throws
-/// std::runtime_error when it cannot be read.
-uint64_t fileFingerprint(const std::string &path);
-
-/// The fingerprint of the words of `vocab` in id order.
-uint64_t vocabFingerprint(const cavs::Vocab &vocab);
 
 /// Checks that every rank loaded the same `data` as rank 0 (collective),
 /// else throws std::runtime_error on every rank naming the first rank and

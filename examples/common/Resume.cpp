@@ -2,12 +2,11 @@
 #include "Resume.h"
 
 #include "ArgParser.h"
+#include "Fingerprint.h"
 
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <string_view>
-#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +23,7 @@ constexpr const char *kSeed = "seed";
 constexpr const char *kBatch = "batch";
 constexpr const char *kTrainSamples = "train_samples";
 constexpr const char *kTrainData = "train_data";
+constexpr const char *kVocabulary = "vocabulary";
 
 /// Whether `record` has a field called `name`.
 bool hasField(const cavs::TrainState &record, const char *name) {
@@ -35,28 +35,6 @@ bool hasField(const cavs::TrainState &record, const char *name) {
       return true;
   }
   return false;
-}
-
-/// FNV-1a over the samples of `set` (RunState::trainData).
-uint64_t fingerprint(const cavs::SampleSet &set) {
-  std::vector<int32_t> ids(size_t(set.size()));
-  std::iota(ids.begin(), ids.end(), 0);
-  const cavs::GraphBatch batch = set.batch(ids.data(), set.size());
-  uint64_t hash = 0xcbf29ce484222325u;
-  auto add = [&](cavs::Span<const int32_t> values) {
-    for (const int32_t value : values)
-      for (int byte = 0; byte < 4; ++byte)
-        hash = (hash ^ ((uint32_t(value) >> (8 * byte)) & 0xffu)) *
-               0x100000001b3u;
-  };
-  add(batch.sampleOffsets());
-  add(batch.types());
-  for (int32_t v = 0; v < batch.numVertices(); ++v)
-    add(batch.children(v));
-  for (int32_t a = 0; a < batch.numAttributes(); ++a)
-    add({cavs_graph_batch_attribute(batch.get(), a),
-         size_t(batch.numVertices())});
-  return hash;
 }
 
 /// Field `name` of `record`, a count in [1, INT32_MAX].
@@ -94,6 +72,8 @@ RunState fromRecord(const cavs::TrainState &record) {
   state.trainSamples = countField(record, kTrainSamples);
   if (hasField(record, kTrainData))
     state.trainData = record.u64(kTrainData);
+  if (hasField(record, kVocabulary))
+    state.vocabulary = record.u64(kVocabulary);
   if (state.bestEpoch > state.epoch)
     throw std::runtime_error(
         "its best epoch " + std::to_string(state.bestEpoch) +
@@ -114,13 +94,15 @@ void requireSame(const std::string &where, const std::string &what,
 } // namespace
 
 RunState startingState(const TrainOptions &options,
-                       const cavs::SampleSet &train, const Shuffler &shuffler) {
+                       const cavs::SampleSet &train, const Shuffler &shuffler,
+                       uint64_t vocabulary) {
   RunState state;
   state.shuffleState = shuffler.state();
   state.seed = options.seed;
   state.batchSize = options.batchSize;
   state.trainSamples = train.size();
-  state.trainData = fingerprint(train);
+  state.trainData = samplesFingerprint(train);
+  state.vocabulary = vocabulary;
   return state;
 }
 
@@ -134,7 +116,18 @@ cavs::TrainState toRecord(const RunState &state) {
   record.setU64(kBatch, uint64_t(state.batchSize));
   record.setU64(kTrainSamples, uint64_t(state.trainSamples));
   record.setU64(kTrainData, state.trainData);
+  if (state.vocabulary != 0)
+    record.setU64(kVocabulary, state.vocabulary);
   return record;
+}
+
+void requireSameVocabulary(const cavs::TrainState &record, uint64_t vocabulary,
+                           const std::string &where) {
+  if (hasField(record, kVocabulary) && record.u64(kVocabulary) != vocabulary)
+    throw UsageError(where + "the checkpoint was trained with another "
+                             "vocabulary than this command line's data, so "
+                             "its word ids mean other words; give the run's "
+                             "data (--data, --synthetic)");
 }
 
 RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
@@ -154,6 +147,7 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
   } catch (const std::exception &error) {
     throw std::runtime_error(where + "bad training state: " + error.what());
   }
+  requireSameVocabulary(record, start.vocabulary, where);
   requireSame(where, "--seed", state.seed, start.seed);
   requireSame(where, "--batch", state.batchSize, uint64_t(start.batchSize));
   requireSame(where, "training samples (--max-train, data)",

@@ -20,6 +20,7 @@
 #include "cavs/sample_set.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace cavs_examples {
 
@@ -39,11 +40,18 @@ struct RunState {
   /// resumed run must train on the same data, not only as many samples.
   /// 0 in a checkpoint of an app version before the field.
   uint64_t trainData = 0;
+  /// vocabFingerprint of the vocabulary that gave the samples their word
+  /// ids, so that --evaluate can refuse a checkpoint of another one; 0 for
+  /// an app without one, and in a checkpoint of a version before the field.
+  uint64_t vocabulary = 0;
 };
 
-/// The state of a run before its first epoch over the samples `train`.
+/// The state of a run before its first epoch over the samples `train`,
+/// whose word ids come from the vocabulary of fingerprint `vocabulary` (0:
+/// none).
 RunState startingState(const TrainOptions &options,
-                       const cavs::SampleSet &train, const Shuffler &shuffler);
+                       const cavs::SampleSet &train, const Shuffler &shuffler,
+                       uint64_t vocabulary);
 
 /// The record a checkpoint carries.
 cavs::TrainState toRecord(const RunState &state);
@@ -58,6 +66,14 @@ cavs::TrainState toRecord(const RunState &state);
 RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                    const TrainOptions &options, const RunState &start,
                    Shuffler &shuffler);
+
+/// Throws UsageError, starting with `where`, when `record` (a checkpoint's
+/// training state) comes from a run whose vocabulary differs from the one
+/// of fingerprint `vocabulary`: its word ids would mean other words. A
+/// record without the field (no training state, or an app version before
+/// it) is not checked.
+void requireSameVocabulary(const cavs::TrainState &record, uint64_t vocabulary,
+                           const std::string &where);
 
 } // namespace cavs_examples
 

@@ -5,8 +5,10 @@
 #include "App.h"
 #include "Checkpoints.h"
 #include "Distributed.h"
+#include "Fingerprint.h"
 #include "Embeddings.h"
 #include "Metrics.h"
+#include "Resume.h"
 #include "Sst.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -61,7 +63,10 @@ void restoreAndTest(const SstModel &spec, const std::string &path,
                     const std::string &what, const Options &options,
                     const SstSplits &data) {
   std::unique_ptr<cavs::Model> restored = spec.create(options.seed + 1, options.device);
-  restored->load(path);
+  cavs::TrainState record;
+  restored->load(path, nullptr, &record);
+  requireSameVocabulary(record, vocabFingerprint(data.vocab),
+                        path + " (" + what + "): ");
   const Accuracy dev =
       evaluateRoots(*restored, data.dev, spec, options.evalBatchSize).roots;
   const Accuracy test =
@@ -171,6 +176,7 @@ int train(const SstModel &spec, const Options &options) {
   SoftmaxCopy layerOfStep;
   EpochPlan plan;
   plan.unit = {"loss/tree", /*perSample=*/true};
+  plan.vocabulary = vocabFingerprint(data.vocab);
   plan.metrics = &metrics;
   plan.startEpoch = [&] { trainRoots = devRoots = Accuracy(); };
   if (dist)

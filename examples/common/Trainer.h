@@ -122,6 +122,9 @@ struct EpochPlan {
   LossUnit unit;
   /// What the evaluated split is called in --metrics ("dev", "test").
   std::string evalSplit = "dev";
+  /// vocabFingerprint of the vocabulary that gave the samples their word
+  /// ids, kept in the checkpoints (RunState::vocabulary); 0: none.
+  uint64_t vocabulary = 0;
   /// Where the --metrics lines go; none when null.
   MetricsLog *metrics = nullptr;
   /// The epoch's figures of the training pass or the evaluation for

@@ -15,6 +15,7 @@
 #include "App.h"
 #include "Checkpoints.h"
 #include "Embeddings.h"
+#include "Fingerprint.h"
 #include "Metrics.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
@@ -111,6 +112,7 @@ int train(const Options &options) {
   EpochPlan plan;
   plan.target = "next";
   plan.unit = {"loss/word"};
+  plan.vocabulary = vocabFingerprint(corpus.vocab);
   plan.metrics = &metrics;
   plan.figures = perplexityFigures;
   // Model selection on the dev loss (runEpochs' default score).

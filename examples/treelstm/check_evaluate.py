@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Checks that --evaluate refuses a checkpoint of another vocabulary (ctest).
+
+Trains an SST app one epoch on the synthetic sample, then evaluates its
+checkpoint on a copy of that sample whose train.txt lists the trees in
+reverse order: the same words, so the same vocabulary size, but other
+word ids. That must exit with status 2 naming the vocabulary, and
+evaluating on the sample itself must still work.
+"""
+import argparse
+import os
+import re
+import sys
+
+from check_distributed import run
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--app", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    env = dict(os.environ)
+    checkpoint = os.path.join(args.work, "synthetic.ckpt")
+    common = ["--max-train", "60", "--threads", "1"]
+    code, output = run([args.app, "--synthetic", "--epochs", "1",
+                        "--checkpoint", checkpoint] + common, env)
+    match = re.search(r"^data: (.*)$", output, re.MULTILINE)
+    if code != 0 or not match:
+        print(f"FAIL: training exited with status {code}")
+        return 1
+    sample = match.group(1).strip()
+    other = os.path.join(args.work, "reversed")
+    os.makedirs(other, exist_ok=True)
+    for name in ("train.txt", "dev.txt", "test.txt"):
+        lines = open(os.path.join(sample, name)).read().splitlines()
+        if name == "train.txt":
+            lines.reverse()
+        open(os.path.join(other, name), "w").write("\n".join(lines) + "\n")
+
+    failures = []
+    code, output = run([args.app, "--data", other, "--evaluate",
+                        checkpoint] + common, env)
+    if code != 2 or "trained with another vocabulary" not in output:
+        failures.append(f"another vocabulary: exit status {code}, expected 2 "
+                        "and 'trained with another vocabulary'")
+    if "restored " in output:
+        failures.append("another vocabulary: it reported an accuracy")
+    code, output = run([args.app, "--synthetic", "--evaluate", checkpoint] +
+                       common, env)
+    if code != 0 or "restored " not in output:
+        failures.append(f"the run's own data: exit status {code}, expected 0 "
+                        "and its accuracy")
+    for failure in failures:
+        print("FAIL:", failure)
+    if failures:
+        return 1
+    print("PASS: --evaluate refuses a checkpoint of another vocabulary")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
