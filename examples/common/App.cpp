@@ -42,7 +42,8 @@ void printModel(const cavs::Model &model, const std::string &details) {
   for (int32_t i = 0; i < cavs_param_store_num_params(params); ++i)
     count += cavs_param_store_param(params, i)->size;
   std::cout << "model: " << cavs_model_definition(model.get())->model->name
-            << ", " << count << " parameters; " << details << "\n";
+            << ", " << count << " parameters on " << model.deviceName() << "; "
+            << details << "\n";
 }
 
 cavs_optimizer_options optimizerOptions(cavs::OptimizerKind kind,

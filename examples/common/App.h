@@ -28,7 +28,7 @@ int runApp(const ArgParser &parser, int argc, char **argv,
 /// GEMM engine with its kernel family, and the thread count.
 void setUpThreads(int32_t threads);
 
-/// Prints "model: <name>, <count> parameters; <details>".
+/// Prints "model: <name>, <count> parameters on <device>; <details>".
 void printModel(const cavs::Model &model, const std::string &details);
 
 /// The options of an optimizer of `kind` with the given learning rate,

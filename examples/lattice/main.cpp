@@ -62,7 +62,7 @@ int train(const Options &options) {
               (long long)testStats.chars, (long long)testStats.words,
               alphabet.size(), lexicon.size(), lexicon.longest());
 
-  cavs_models::lattice model(options.seed);
+  cavs_models::lattice model(options.seed, options.device);
   requireRows(model, "char_embed", alphabet.size(), "A");
   requireRows(model, "word_embed", lexicon.size(), "V");
   cavs::Optimizer optimizer(

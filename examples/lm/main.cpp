@@ -99,7 +99,7 @@ int train(const Options &options) {
               (long long)trainSet.numVertices(), corpus.dev.size(),
               devSet.size(), testSet.size(), corpus.vocab.size());
 
-  cavs_models::chainlstm model(options.seed);
+  cavs_models::chainlstm model(options.seed, options.device);
   requireRows(model, "embed", corpus.vocab.size(), "V");
   freezeEmbeddings(model, "embed", options.embeddings);
   loadEmbeddings(model, "embed", corpus.vocab, options.embeddings);

@@ -54,7 +54,7 @@ int train(const Options &options) {
                   ? std::min<int64_t>(options.maxTrain, options.trainTrees)
                   : options.trainTrees);
   // Before the data is generated: --vocab must fit the model's table.
-  cavs_models::treefc model(options.seed);
+  cavs_models::treefc model(options.seed, options.device);
   try {
     requireRows(model, "embed", options.shape.vocabulary, "V");
   } catch (const cavs::Error &error) {
