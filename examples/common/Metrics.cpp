@@ -2,14 +2,17 @@
 #include "Metrics.h"
 
 #include "ArgParser.h"
+#include "OutputFiles.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace cavs_examples {
 
@@ -56,15 +59,17 @@ double memberValue(const std::string &line, const std::string &name) {
 }
 } // namespace
 
-MetricsLog::MetricsLog(std::string path, int64_t everySteps, bool resuming,
-                       bool writer)
-    : path_(std::move(path)), everySteps_(everySteps) {
-  if (path_.empty() || !writer)
+MetricsLog::MetricsLog(const TrainOptions &options, bool writer)
+    : path_(options.metrics), everySteps_(options.metricsEvery),
+      resuming_(!options.resume.empty()),
+      enabled_(!options.metrics.empty() && writer) {
+  if (!enabled_)
     return;
-  file_.reset(std::fopen(path_.c_str(), resuming ? "a" : "w"));
-  if (!file_)
+  requireWritableFile("--metrics", path_, path_);
+  if (std::filesystem::exists(path_) && ::access(path_.c_str(), W_OK) != 0)
     throw UsageError("--metrics " + path_ +
                      ": cannot write: " + std::strerror(errno));
+  requireSeparateOutputs(options);
 }
 
 void MetricsLog::continueAfter(int32_t epoch) {
@@ -125,6 +130,13 @@ void MetricsLog::epoch(int32_t epoch, const cavs::Optimizer &optimizer,
 }
 
 void MetricsLog::write(const JsonObject &line) {
+  // A resumed run has opened the file in continueAfter.
+  if (!file_) {
+    file_.reset(std::fopen(path_.c_str(), resuming_ ? "a" : "w"));
+    if (!file_)
+      throw std::runtime_error("--metrics " + path_ +
+                               ": cannot write: " + std::strerror(errno));
+  }
   const std::string text = line.str() + "\n";
   if (std::fputs(text.c_str(), file_.get()) < 0 ||
       std::fflush(file_.get()) != 0)

@@ -12,6 +12,7 @@
 #define CAVS_EXAMPLES_METRICS_H
 
 #include "Json.h"
+#include "TrainOptions.h"
 #include "Trainer.h"
 
 #include "cavs/runtime.hpp"
@@ -33,16 +34,16 @@ public:
     const Figures &figures;
   };
 
-  /// Opens `path` at once, so that a path that cannot be written is a
-  /// UsageError before any training: empties it, or keeps its lines when
-  /// the run is `resuming` (see continueAfter). Step lines come every
-  /// `everySteps` optimizer steps (0: none). Disabled for an empty path, and
-  /// on the ranks of a distributed run that do not write (`writer` false).
-  MetricsLog(std::string path, int64_t everySteps, bool resuming,
-             bool writer = true);
-
-  bool enabled() const { return file_ != nullptr; }
-
+  /// The curves of a run with `options` (--metrics, --metrics-every, and
+  /// --resume, which keeps the file's lines: see continueAfter). Checks at
+  /// once that the file can be written and is not one of the run's
+  /// checkpoints (UsageError), but opens it only at the first line, so that
+  /// a run refused before training changes no file. Step lines come every
+  /// --metrics-every optimizer steps (0: none). Disabled without --metrics,
+  /// and on the ranks of a distributed run that do not write (`writer`
+  /// false).
+  explicit MetricsLog(const TrainOptions &options, bool writer = true);
+  bool enabled() const { return enabled_; }
   /// A run resumed after `epoch`: keeps the file's lines of epochs up to
   /// `epoch` (a run stopped later wrote lines that the resumed run writes
   /// again) and goes on from the wall time of the last of them, so the file
@@ -64,11 +65,14 @@ private:
   /// The members every line starts with.
   JsonObject head(const char *event, int32_t epoch,
                   const cavs::Optimizer &optimizer, const LossUnit &unit) const;
-  /// Writes and flushes `line`; throws when that fails (disk full).
+  /// Writes and flushes `line`, opening the file at the first; throws when
+  /// that fails (disk full).
   void write(const JsonObject &line);
 
   std::string path_;
   int64_t everySteps_;
+  bool resuming_;
+  bool enabled_;
   std::unique_ptr<std::FILE, Close> file_;
   Clock::time_point start_ = Clock::now();
 };

@@ -146,8 +146,7 @@ int train(const SstModel &spec, const Options &options) {
           ? startDistributed(*model, optimizer, options.distributed)
           : nullptr;
   Checkpoints checkpoints(options.checkpoint, !dist || dist->isRoot());
-  MetricsLog metrics(options.metrics, options.metricsEvery,
-                     !options.resume.empty(), !dist || dist->isRoot());
+  MetricsLog metrics(options, !dist || dist->isRoot());
   if (dist)
     requireSameSettings(
         *dist, {{"--epochs", std::to_string(options.epochs)},

@@ -39,8 +39,7 @@ double bits(double nats) { return nats / std::log(2.0); }
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
-  MetricsLog metrics(options.metrics, options.metricsEvery,
-                     !options.resume.empty());
+  MetricsLog metrics(options);
   const TextCorpus corpus =
       loadTextCorpus(options.source, options.maxTrain, /*spellTestWords=*/true);
   setUpThreads(options.threads);

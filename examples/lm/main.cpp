@@ -76,8 +76,7 @@ void reportTest(cavs::Model &model, const SampleSet &testSet,
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
-  MetricsLog metrics(options.metrics, options.metricsEvery,
-                     !options.resume.empty());
+  MetricsLog metrics(options);
   const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain,
                                            /*spellTestWords=*/false, kDevEvery);
   setUpThreads(options.threads);

@@ -46,8 +46,7 @@ double majorityPercent(const SampleSet &set) {
 
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
-  MetricsLog metrics(options.metrics, options.metricsEvery,
-                     !options.resume.empty());
+  MetricsLog metrics(options);
   setUpThreads(options.threads);
   const int32_t trainTrees =
       int32_t(options.maxTrain > 0

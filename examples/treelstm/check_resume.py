@@ -20,8 +20,8 @@ exit 77, a skip, without mpirun) and the app gets --distributed. (It
 checks any app: check_distributed.py beside it is the SST apps' test.)
 
 With --errors it then checks refused resumes, each of which must exit with
-the expected status and message and leave the checkpoint's bytes as they
-were: --epochs already reached, another --seed, a damaged file (checksum),
+the expected status and message and leave the checkpoint's bytes and the
+--metrics file as they were (and make no --metrics file): --epochs already reached, another --seed, a damaged file (checksum),
 a checkpoint whose .best is missing, and (with --other-data FLAGS) the
 same number of training samples with other contents.
 With --craft it also rewrites the training state of a checkpoint, with its
@@ -157,13 +157,31 @@ class Checker:
                                  f"{walls}")
 
     def refused(self, what, checkpoint, flags, status, message):
-        """Resuming `checkpoint` with `flags` must fail and change nothing."""
-        files = [checkpoint, checkpoint + ".best"]
+        """Resuming `checkpoint` with `flags` must fail and change nothing:
+        neither the checkpoint's files nor the run's --metrics file, nor
+        create a --metrics file that was not there."""
+        metrics = self.path("refused.jsonl")
+        with open(metrics, "w") as lines:
+            lines.write('{"event": "epoch", "epoch": 1}\n')
+        absent = self.path("refused-absent.jsonl")
+        if os.path.exists(absent):
+            os.remove(absent)
+        files = [checkpoint, checkpoint + ".best", metrics]
         before = [open(f, "rb").read() if os.path.exists(f) else None
                   for f in files]
+        # The metrics file is that of the run, then one that is absent.
         code, output = run(self.base + ["--epochs", str(EPOCHS), "--resume",
                                         checkpoint, "--checkpoint",
-                                        checkpoint] + flags, self.env)
+                                        checkpoint, "--metrics", metrics] +
+                           flags, self.env)
+        absent_code, _ = run(self.base + ["--epochs", str(EPOCHS), "--resume",
+                                          checkpoint, "--checkpoint",
+                                          checkpoint, "--metrics", absent] +
+                             flags, self.env)
+        if absent_code != status or os.path.exists(absent):
+            self.failures.append(f"{what}: with an absent --metrics file, "
+                                 f"exit status {absent_code} and the file "
+                                 f"{'made' if os.path.exists(absent) else 'not made'}")
         if code != status or message not in output:
             self.failures.append(f"{what}: exit status {code}, expected "
                                  f"{status} and the message '{message}'")
@@ -172,7 +190,8 @@ class Checker:
         after = [open(f, "rb").read() if os.path.exists(f) else None
                  for f in files]
         if after != before:
-            self.failures.append(f"{what}: the checkpoint files changed")
+            self.failures.append(f"{what}: the checkpoint or metrics files "
+                                 "changed")
 
     def errors(self):
         full = self.path("full.ckpt")
