@@ -135,7 +135,17 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                    Shuffler &shuffler) {
   const std::string where = "--resume " + options.resume + ": ";
   cavs::TrainState record;
-  model.load(options.resume, &optimizer, &record);
+  try {
+    model.load(options.resume, &optimizer, &record);
+  } catch (const cavs::Error &) {
+    // A checkpoint written by hand or by cavs-ckpt may lack the optimizer
+    // state as well as the run state: say the latter, which is the reason
+    // it cannot be resumed.
+    cavs::TrainState state;
+    model.load(options.resume, nullptr, &state);
+    if (state.size() != 0)
+      throw;
+  }
   if (record.size() == 0)
     throw UsageError(where + "the checkpoint holds no training state (it "
                              "was not written after an epoch by a training "

@@ -22,8 +22,9 @@ checks any app: check_distributed.py beside it is the SST apps' test.)
 With --errors it then checks refused resumes, each of which must exit with
 the expected status and message and leave the checkpoint's bytes and the
 --metrics file as they were (and make no --metrics file): --epochs already reached, another --seed, a damaged file (checksum),
-a checkpoint whose .best is missing, and (with --other-data FLAGS) the
-same number of training samples with other contents.
+a checkpoint whose .best is missing, (with --cavs-ckpt PATH) one of
+parameters alone, and (with --other-data FLAGS) the same number of
+training samples with other contents.
 With --craft it also rewrites the training state of a checkpoint, with its
 own encoder of the format of docs/runtime.md (so keep the model small): no
 state, format version 1, a best epoch after the last, a field of the wrong
@@ -215,6 +216,20 @@ class Checker:
                      f"--resume {self.path('nobest.ckpt')}: its best "
                      f"checkpoint '{self.path('nobest.ckpt')}.best' (epoch 1) "
                      "is missing")
+        if self.args.cavs_ckpt:
+            # Parameters alone (cavs-ckpt import of exported tensors): no
+            # optimizer state either, yet the reason is the run state.
+            tensors = self.path("bare.safetensors")
+            bare = self.path("bare.ckpt")
+            for command in (["export", self.path("epoch1.ckpt"), tensors],
+                            ["import", tensors, "--into",
+                             self.path("epoch1.ckpt"), "-o", bare]):
+                code, _ = run([self.args.cavs_ckpt] + command, self.env)
+                if code != 0:
+                    raise SystemExit(f"FAIL: cavs-ckpt {command[0]} failed")
+            self.refused("parameters alone", bare, [], 2,
+                         f"--resume {bare}: the checkpoint holds no training "
+                         "state")
         if self.args.other_data:
             shutil.copy(self.path("epoch1.ckpt"), self.path("data.ckpt"))
             shutil.copy(self.path("epoch1.ckpt.best"),
@@ -372,6 +387,9 @@ def main():
     parser.add_argument("--mpirun", default="mpirun")
     parser.add_argument("--errors", action="store_true")
     parser.add_argument("--craft", action="store_true")
+    parser.add_argument("--cavs-ckpt", default="",
+                        help="cavs-ckpt, to make a checkpoint of parameters "
+                             "alone (with --errors)")
     parser.add_argument("--other-data", default="",
                         help="one string (--other-data=...): flags that "
                              "change the training data, not its size")
