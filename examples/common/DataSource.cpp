@@ -50,7 +50,8 @@ void addDataOptions(ArgParser &parser, DataSource &source,
                   "; a synthetic sample is generated when the default is "
                   "absent",
               &source.dataDir, &source.dataGiven);
-  parser.toggle("--synthetic", "train on the generated synthetic sample",
+  parser.toggle("--synthetic",
+                "train on the generated synthetic sample (not with --data)",
                 &source.synthetic);
 }
 
@@ -58,6 +59,9 @@ std::string
 resolveData(const DataSource &source, const std::vector<std::string> &files,
             const std::string &what,
             const std::function<void(const std::string &)> &generate) {
+  if (source.synthetic && source.dataGiven)
+    throw UsageError("--synthetic trains on a generated sample, not on --data " +
+                     source.dataDir + "; give one of them");
   if (!source.synthetic && hasAll(source.dataDir, files))
     return source.dataDir;
   if (!source.synthetic && source.dataGiven)

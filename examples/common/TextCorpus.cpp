@@ -1,6 +1,7 @@
 //===- TextCorpus.cpp - PTB language-model text as word ids ---------------===//
 #include "TextCorpus.h"
 
+#include "ArgParser.h"
 #include "SyntheticText.h"
 
 #include <filesystem>
@@ -10,6 +11,11 @@ namespace cavs_examples {
 namespace {
 std::vector<Sentence> load(const std::filesystem::path &path,
                            cavs::Vocab &vocab, cavs::WordPolicy words) {
+  // The loader would build a batch of no chains and say only that.
+  std::error_code error;
+  if (std::filesystem::is_regular_file(path, error) &&
+      std::filesystem::file_size(path, error) == 0 && !error)
+    throw UsageError(path.string() + " is empty; expected a sentence per line");
   const cavs::GraphBatch chains =
       cavs::loadSentenceChains(path.string(), vocab, words);
   cavs::Span<const int32_t> offsets = chains.sampleOffsets();

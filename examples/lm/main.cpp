@@ -65,7 +65,7 @@ void reportTest(cavs::Model &model, const SampleSet &testSet,
                 test.lossPerTarget(), std::exp(test.lossPerTarget()));
     return;
   }
-  cavs_models::chainlstm restored(options.seed + 1);
+  cavs_models::chainlstm restored(options.seed + 1, options.device);
   restored.load(checkpoints.bestPath());
   const PassStats test = evaluate(restored, testSet, config);
   std::printf("restored %s (best dev, epoch %d) into a fresh model: test "
@@ -84,9 +84,17 @@ int train(const Options &options) {
   const SampleSet trainSet = chains(corpus.train, options);
   const SampleSet devSet = chains(corpus.dev, options);
   const SampleSet testSet = chains(corpus.test, options);
-  if (trainSet.size() == 0 || devSet.size() == 0 || testSet.size() == 0)
-    throw UsageError("the text is shorter than one chain of " +
-                     std::to_string(options.length) + " words");
+  for (const auto &[split, set] :
+       {std::pair<std::string, const SampleSet *>{"training split", &trainSet},
+        {"dev split (every " + std::to_string(kDevEvery) + "th sentence of "
+         "valid.txt)", &devSet},
+        {"test.txt", &testSet}})
+    if (set->size() == 0)
+      throw UsageError(
+          "the " + split + " of " + corpus.dir + " has " +
+          (fixed ? "less text than one chain of " +
+                       std::to_string(options.length) + " words"
+                 : std::string("no sentence")));
   std::printf("data: %s, training on valid.txt but every %dth sentence (the "
               "dev split), testing on test.txt\n"
               "  train %zu sentences (%lld words), %d %s chains (%lld "
