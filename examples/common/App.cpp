@@ -71,4 +71,14 @@ void requireRows(const cavs::Model &model, const std::string &name,
                           "=<n>)");
 }
 
+void requireRowsForFlag(const cavs::Model &model, const std::string &flag,
+                        const std::string &name, int64_t needed,
+                        const std::string &dim) {
+  try {
+    requireRows(model, name, needed, dim);
+  } catch (const cavs::Error &error) {
+    throw UsageError(flag + " " + std::to_string(needed) + ": " + error.what());
+  }
+}
+
 } // namespace cavs_examples

@@ -43,6 +43,12 @@ cavs_optimizer_options optimizerOptions(cavs::OptimizerKind kind,
 void requireRows(const cavs::Model &model, const std::string &name,
                  int64_t needed, const std::string &dim);
 
+/// requireRows for `needed` ids asked for by a command-line flag: a usage
+/// error naming `flag` and its value (checked before any data is loaded).
+void requireRowsForFlag(const cavs::Model &model, const std::string &flag,
+                        const std::string &name, int64_t needed,
+                        const std::string &dim);
+
 } // namespace cavs_examples
 
 #endif // CAVS_EXAMPLES_APP_H

@@ -40,6 +40,10 @@ double bits(double nats) { return nats / std::log(2.0); }
 int train(const Options &options) {
   Checkpoints checkpoints(options.checkpoint);
   MetricsLog metrics(options);
+  // Before the data is read: the lexicon asked for must fit the model's
+  // table (a smaller text may hold fewer words, checked below).
+  cavs_models::lattice model(options.seed, options.device);
+  requireRowsForFlag(model, "--lexicon", "word_embed", options.lexicon, "V");
   const TextCorpus corpus =
       loadTextCorpus(options.source, options.maxTrain, /*spellTestWords=*/true);
   setUpThreads(options.threads);
@@ -61,7 +65,6 @@ int train(const Options &options) {
               (long long)testStats.chars, (long long)testStats.words,
               alphabet.size(), lexicon.size(), lexicon.longest());
 
-  cavs_models::lattice model(options.seed, options.device);
   requireRows(model, "char_embed", alphabet.size(), "A");
   requireRows(model, "word_embed", lexicon.size(), "V");
   cavs::Optimizer optimizer(

@@ -54,12 +54,7 @@ int train(const Options &options) {
                   : options.trainTrees);
   // Before the data is generated: --vocab must fit the model's table.
   cavs_models::treefc model(options.seed, options.device);
-  try {
-    requireRows(model, "embed", options.shape.vocabulary, "V");
-  } catch (const cavs::Error &error) {
-    throw UsageError("--vocab " + std::to_string(options.shape.vocabulary) +
-                     ": " + error.what());
-  }
+  requireRowsForFlag(model, "--vocab", "embed", options.shape.vocabulary, "V");
   SampleSet trainSet({0, 2}, {"word", "label"}),
       testSet({0, 2}, {"word", "label"});
   treefc::generateTrees(options.shape, options.seed, trainTrees,
