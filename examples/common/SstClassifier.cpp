@@ -163,8 +163,10 @@ int train(const SstModel &spec, const Options &options) {
     requireSameData(*dist,
                     {embeddingsData(*model, "embed", options.embeddings)});
   std::ostringstream details;
-  details << describeTraining(options, "Adagrad", "trees") << ", weight decay "
-          << options.weightDecay << ", loss at "
+  details << describeTraining(options, "Adagrad", "trees");
+  if (options.resume.empty())
+    details << ", weight decay " << options.weightDecay;
+  details << ", loss at "
           << (options.loss == "root" ? "the roots" : "every node");
   printModel(*model, details.str());
 

@@ -63,9 +63,14 @@ std::string describeTraining(const TrainOptions &options,
                              const std::string &optimizer,
                              const std::string &unit) {
   std::ostringstream text;
-  text << optimizer << " lr " << options.learningRate;
-  if (options.clip > 0)
-    text << ", clip " << options.clip;
+  // A resumed run keeps its own (the "resumed" line prints them).
+  if (!options.resume.empty())
+    text << optimizer << " with the hyperparameters of the resumed run";
+  else {
+    text << optimizer << " lr " << options.learningRate;
+    if (options.clip > 0)
+      text << ", clip " << options.clip;
+  }
   text << ", batch " << options.batchSize << " " << unit << ", seed "
        << options.seed;
   return text.str();

@@ -60,7 +60,8 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
                      const std::string &unit, const std::string &optimizer,
                      const std::string &dataUnit = "");
 
-/// "<optimizer> lr X[, clip C], batch B <unit>, seed S" for the banner.
+/// "<optimizer> lr X[, clip C], batch B <unit>, seed S" for the banner; with
+/// --resume, the run's own hyperparameters instead of lr and clip.
 std::string describeTraining(const TrainOptions &options,
                              const std::string &optimizer,
                              const std::string &unit);

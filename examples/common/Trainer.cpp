@@ -129,8 +129,12 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
   if (!options.resume.empty()) {
     state = resumeRun(model, optimizer, options, state, shuffler);
     checkpoints.resume(state, options.resume);
-    std::printf("resumed %s after epoch %d (best so far: epoch %d)\n",
-                options.resume.c_str(), state.epoch, state.bestEpoch);
+    // The hyperparameters are the run's, whatever this command line says.
+    const cavs_optimizer_options &run = optimizer.options();
+    std::printf("resumed %s after epoch %d (best so far: epoch %d); the "
+                "run's lr %g, clip %g, weight decay %g\n",
+                options.resume.c_str(), state.epoch, state.bestEpoch,
+                run.learning_rate, run.clip_norm, run.weight_decay);
     if (plan.metrics)
       plan.metrics->continueAfter(state.epoch);
   }

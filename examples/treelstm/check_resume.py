@@ -109,13 +109,18 @@ class Checker:
             first = json.loads(lines.readline())
         with open(metrics, "a") as lines:
             lines.write(json.dumps(dict(first, epoch=2)) + "\n")
+        # Another --lr: the run's own comes from the checkpoint, and the
+        # banner must not claim this one.
         code, rest = self.train("--epochs", str(EPOCHS), "--checkpoint", part,
                                 "--resume", part, "--metrics", metrics,
-                                "--metrics-every", "1")
+                                "--metrics-every", "1", "--lr", "123")
         if code != 0:
             raise SystemExit("FAIL: the resumed run failed")
         if f"resumed {part} after epoch 1" not in rest:
             self.failures.append("the resumed run does not say it resumed")
+        if "lr 123" in rest or "the run's lr " not in rest:
+            self.failures.append("the resumed run does not print the run's "
+                                 "learning rate, or prints --lr 123")
         full_epochs, full_after = figures(full.replace("full.ckpt", "X"))
         rest_epochs, rest_after = figures(rest.replace("part.ckpt", "X"))
         if sorted(rest_epochs) != list(range(2, EPOCHS + 1)):
