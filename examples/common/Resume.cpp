@@ -24,6 +24,7 @@ constexpr const char *kBatch = "batch";
 constexpr const char *kTrainSamples = "train_samples";
 constexpr const char *kTrainData = "train_data";
 constexpr const char *kVocabulary = "vocabulary";
+constexpr const char *kFrozen = "frozen";
 
 /// Whether `record` has a field called `name`.
 bool hasField(const cavs::TrainState &record, const char *name) {
@@ -35,6 +36,25 @@ bool hasField(const cavs::TrainState &record, const char *name) {
       return true;
   }
   return false;
+}
+
+/// RunState::frozen of a checkpoint that has no such field: not checked.
+/// (No model's frozen names hash to it in practice.)
+constexpr uint64_t kUnknown = ~uint64_t(0);
+
+/// RunState::frozen of `model`.
+uint64_t frozenFingerprint(const cavs::Model &model) {
+  const cavs_param_store *params = model.params();
+  Fnv1a hash;
+  bool any = false;
+  for (int32_t i = 0; i < cavs_param_store_num_params(params); ++i)
+    if (cavs_param_store_frozen(params, i)) {
+      const std::string name =
+          std::string(cavs_param_store_param(params, i)->name) + '\n';
+      hash.add(name.data(), name.size());
+      any = true;
+    }
+  return any ? hash.value() : 0;
 }
 
 /// Field `name` of `record`, a count in [1, INT32_MAX].
@@ -74,6 +94,7 @@ RunState fromRecord(const cavs::TrainState &record) {
     state.trainData = record.u64(kTrainData);
   if (hasField(record, kVocabulary))
     state.vocabulary = record.u64(kVocabulary);
+  state.frozen = hasField(record, kFrozen) ? record.u64(kFrozen) : kUnknown;
   if (state.bestEpoch > state.epoch)
     throw std::runtime_error(
         "its best epoch " + std::to_string(state.bestEpoch) +
@@ -93,10 +114,11 @@ void requireSame(const std::string &where, const std::string &what,
 
 } // namespace
 
-RunState startingState(const TrainOptions &options,
+RunState startingState(const TrainOptions &options, const cavs::Model &model,
                        const cavs::SampleSet &train, const Shuffler &shuffler,
                        uint64_t vocabulary) {
   RunState state;
+  state.frozen = frozenFingerprint(model);
   state.shuffleState = shuffler.state();
   state.seed = options.seed;
   state.batchSize = options.batchSize;
@@ -118,6 +140,7 @@ cavs::TrainState toRecord(const RunState &state) {
   record.setU64(kTrainData, state.trainData);
   if (state.vocabulary != 0)
     record.setU64(kVocabulary, state.vocabulary);
+  record.setU64(kFrozen, state.frozen);
   return record;
 }
 
@@ -168,6 +191,11 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                      " training samples differ from this command line's "
                      "(the data set, --data, --synthetic or the vocabulary); "
                      "resume with the run's data");
+  if (state.frozen != kUnknown && state.frozen != start.frozen)
+    throw UsageError(where + "the run froze other parameters than this "
+                             "command line does (--freeze-embeddings); "
+                             "resume with the run's flags");
+  state.frozen = start.frozen;
   if (state.epoch >= options.epochs)
     throw UsageError(where + "the run has trained " +
                      std::to_string(state.epoch) + " epochs, --epochs " +

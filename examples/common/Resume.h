@@ -44,12 +44,16 @@ struct RunState {
   /// ids, so that --evaluate can refuse a checkpoint of another one; 0 for
   /// an app without one, and in a checkpoint of a version before the field.
   uint64_t vocabulary = 0;
+  /// FNV-1a of the names of the parameters the run freezes
+  /// (--freeze-embeddings), 0 for none: a resumed run must freeze the same.
+  /// Absent in a checkpoint of a version before the field.
+  uint64_t frozen = 0;
 };
 
-/// The state of a run before its first epoch over the samples `train`,
-/// whose word ids come from the vocabulary of fingerprint `vocabulary` (0:
-/// none).
-RunState startingState(const TrainOptions &options,
+/// The state of a run of `model` before its first epoch over the samples
+/// `train`, whose word ids come from the vocabulary of fingerprint
+/// `vocabulary` (0: none).
+RunState startingState(const TrainOptions &options, const cavs::Model &model,
                        const cavs::SampleSet &train, const Shuffler &shuffler,
                        uint64_t vocabulary);
 

@@ -125,7 +125,8 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                const TrainOptions &options, Checkpoints &checkpoints,
                const EpochPlan &plan, cavs::dist::Trainer *dist) {
   Shuffler shuffler(train.size(), options.seed);
-  RunState state = startingState(options, train, shuffler, plan.vocabulary);
+  RunState state =
+      startingState(options, model, train, shuffler, plan.vocabulary);
   if (!options.resume.empty()) {
     state = resumeRun(model, optimizer, options, state, shuffler);
     checkpoints.resume(state, options.resume);

@@ -22,7 +22,8 @@ checks any app: check_distributed.py beside it is the SST apps' test.)
 With --errors it then checks refused resumes, each of which must exit with
 the expected status and message and leave the checkpoint's bytes and the
 --metrics file as they were (and make no --metrics file): --epochs already reached, another --seed, a damaged file (checksum),
-a checkpoint whose .best is missing, (with --cavs-ckpt PATH) one of
+a checkpoint whose .best is missing, --freeze-embeddings where the run
+froze nothing (apps that have the flag), (with --cavs-ckpt PATH) one of
 parameters alone, and (with --other-data FLAGS) the same number of
 training samples with other contents.
 With --craft it also rewrites the training state of a checkpoint, with its
@@ -221,6 +222,15 @@ class Checker:
                      f"--resume {self.path('nobest.ckpt')}: its best "
                      f"checkpoint '{self.path('nobest.ckpt')}.best' (epoch 1) "
                      "is missing")
+        _, usage = run([self.args.app, "--help"], self.env)
+        if "--freeze-embeddings" in usage:
+            shutil.copy(self.path("epoch1.ckpt"), self.path("frozen.ckpt"))
+            shutil.copy(self.path("epoch1.ckpt.best"),
+                        self.path("frozen.ckpt.best"))
+            self.refused("other frozen parameters", self.path("frozen.ckpt"),
+                         ["--freeze-embeddings"], 2,
+                         "the run froze other parameters than this command "
+                         "line does (--freeze-embeddings)")
         if self.args.cavs_ckpt:
             # Parameters alone (cavs-ckpt import of exported tensors): no
             # optimizer state either, yet the reason is the run state.
