@@ -155,7 +155,7 @@ void requireSameVocabulary(const cavs::TrainState &record, uint64_t vocabulary,
 
 RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                    const TrainOptions &options, const RunState &start,
-                   Shuffler &shuffler) {
+                   Shuffler &shuffler, const std::string &dataFlags) {
   const std::string where = "--resume " + options.resume + ": ";
   cavs::TrainState record;
   try {
@@ -183,14 +183,13 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
   requireSameVocabulary(record, start.vocabulary, where);
   requireSame(where, "--seed", state.seed, start.seed);
   requireSame(where, "--batch", state.batchSize, uint64_t(start.batchSize));
-  requireSame(where, "training samples (--max-train, data)",
+  requireSame(where, "training samples (--max-train, " + dataFlags + ")",
               uint64_t(state.trainSamples), uint64_t(start.trainSamples));
   if (state.trainData != 0 && state.trainData != start.trainData)
     throw UsageError(where + "the run was trained on other data: its " +
                      std::to_string(state.trainSamples) +
-                     " training samples differ from this command line's "
-                     "(the data set, --data, --synthetic or the vocabulary); "
-                     "resume with the run's data");
+                     " training samples differ from this command line's (" +
+                     dataFlags + "); resume with the run's data");
   if (state.frozen != kUnknown && state.frozen != start.frozen)
     throw UsageError(where + "the run froze other parameters than this "
                              "command line does (--freeze-embeddings); "

@@ -67,9 +67,11 @@ cavs::TrainState toRecord(const RunState &state);
 /// run left it and returns the state. Throws UsageError for a checkpoint
 /// without run state or of another run, std::runtime_error for a state
 /// that contradicts itself; the files are left as they are.
+/// `dataFlags` lists the app's flags that decide the training samples
+/// besides --max-train ("--data, --synthetic"), for the messages.
 RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                    const TrainOptions &options, const RunState &start,
-                   Shuffler &shuffler);
+                   Shuffler &shuffler, const std::string &dataFlags);
 
 /// Throws UsageError, starting with `where`, when `record` (a checkpoint's
 /// training state) comes from a run whose vocabulary differs from the one

@@ -177,6 +177,7 @@ int train(const SstModel &spec, const Options &options) {
   SoftmaxCopy layerOfStep;
   EpochPlan plan;
   plan.unit = {"loss/tree", /*perSample=*/true};
+  plan.dataFlags = "--data, --synthetic, --loss";
   plan.vocabulary = vocabFingerprint(data.vocab);
   plan.metrics = &metrics;
   plan.startEpoch = [&] { trainRoots = devRoots = Accuracy(); };

@@ -128,7 +128,8 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
   RunState state =
       startingState(options, model, train, shuffler, plan.vocabulary);
   if (!options.resume.empty()) {
-    state = resumeRun(model, optimizer, options, state, shuffler);
+    state = resumeRun(model, optimizer, options, state, shuffler,
+                      plan.dataFlags);
     checkpoints.resume(state, options.resume);
     // The hyperparameters are the run's, whatever this command line says.
     const cavs_optimizer_options &run = optimizer.options();

@@ -122,6 +122,9 @@ struct EpochPlan {
   LossUnit unit;
   /// What the evaluated split is called in --metrics ("dev", "test").
   std::string evalSplit = "dev";
+  /// The app's flags that decide the training samples besides --max-train,
+  /// for the messages of a refused --resume.
+  std::string dataFlags = "--data, --synthetic";
   /// vocabFingerprint of the vocabulary that gave the samples their word
   /// ids, kept in the checkpoints (RunState::vocabulary); 0: none.
   uint64_t vocabulary = 0;

@@ -76,6 +76,7 @@ int train(const Options &options) {
   plan.target = "next";
   plan.unit = {"bits/char", /*perSample=*/false, bits(1)};
   plan.evalSplit = "test";
+  plan.dataFlags = "--data, --synthetic, --lexicon";
   plan.metrics = &metrics;
   plan.figures = perplexityFigures;
   plan.report = [&](int32_t epoch, const PassStats &stats,

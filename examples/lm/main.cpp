@@ -119,6 +119,7 @@ int train(const Options &options) {
   EpochPlan plan;
   plan.target = "next";
   plan.unit = {"loss/word"};
+  plan.dataFlags = "--data, --synthetic, --mode, --length";
   plan.vocabulary = vocabFingerprint(corpus.vocab);
   plan.metrics = &metrics;
   plan.figures = perplexityFigures;

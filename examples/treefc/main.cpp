@@ -75,6 +75,7 @@ int train(const Options &options) {
   EpochPlan plan;
   plan.unit = {"loss/vertex"};
   plan.evalSplit = "test";
+  plan.dataFlags = "--leaves, --vocab, --train-trees, --seed";
   plan.metrics = &metrics;
   plan.figures = [&](const PassStats &, bool training) -> Figures {
     if (training)
