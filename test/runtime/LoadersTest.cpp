@@ -298,6 +298,18 @@ TEST_F(SentenceLoader, BlankLine) {
               {path + ":2: blank line; expected a sentence"});
 }
 
+// Tests that a word holding a NUL byte is refused where it stands: the C
+// API hands words out as C strings, which would cut it short (a lattice
+// spelled "ab\0cd" as "ab").
+TEST_F(SentenceLoader, NulByteInAWord) {
+  const std::string path =
+      writeFile("text.txt", std::string("a b\nx ab\0cd\n", 12));
+  Vocab vocab;
+  expectError([&] { loadSentenceChains(path, vocab); },
+              CAVS_ERROR_INVALID_ARGUMENT,
+              {path + ":2:3: word 'ab\\x00cd' contains a NUL byte"});
+}
+
 //===----------------------------------------------------------------------===//
 // Edge lists
 //===----------------------------------------------------------------------===//

@@ -68,6 +68,10 @@ Status Vocab::add(std::string_view word, int32_t &id) {
                   [](char c) { return isBlank(c) || c == '\n'; }))
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "word '{}' contains whitespace", excerpt(word));
+  // The C API hands words out as C strings, which would end at the NUL.
+  if (word.find('\0') != std::string_view::npos)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "word '{}' contains a NUL byte", excerpt(word));
   if (auto it = ids_.find(word); it != ids_.end()) {
     id = it->second;
     return Status();
