@@ -5,7 +5,6 @@
 #include "Fingerprint.h"
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <string_view>
 #include <stdexcept>
@@ -158,8 +157,6 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                    const TrainOptions &options, const RunState &start,
                    Shuffler &shuffler, const std::string &dataFlags) {
   const std::string where = "--resume " + options.resume + ": ";
-  if (!std::filesystem::exists(options.resume))
-    throw UsageError(where + "no such file");
   cavs::TrainState record;
   try {
     model.load(options.resume, &optimizer, &record);

@@ -3,6 +3,7 @@
 
 #include "cavs/instance.h"
 
+#include <filesystem>
 #include <limits>
 #include <sstream>
 
@@ -33,10 +34,14 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
               "save parameters, optimizer and run state after each epoch "
               "(and to PATH.best when the epoch is the best so far)",
               &options.checkpoint);
-  parser.text("--resume", "PATH",
-              "continue the run saved in checkpoint PATH up to --epochs "
-              "(same flags otherwise; hyperparameters come from PATH)",
-              &options.resume);
+  parser.checkedText(
+      "--resume", "PATH",
+      "continue the run saved in checkpoint PATH up to --epochs (same flags "
+      "otherwise; hyperparameters come from PATH)",
+      &options.resume, [](const std::string &path) {
+        return std::filesystem::exists(path) ? std::string()
+                                             : std::string("no such file");
+      });
   parser.checkedText(
       "--device", "NAME",
       "run on cpu (default), cuda, cuda:N or auto (a GPU if there is one)",
