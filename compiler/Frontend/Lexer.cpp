@@ -126,6 +126,43 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
   return Token(kind, spelling);
 }
 
+/// After the number lexed from `start`: letters,
+/// digits and dots that run on from it (`1.5.5`, `1e`, `1e+`, `0x10`,
+/// `2abc`) make one malformed literal, reported once with what is wrong and
+/// skipped; otherwise they would lex as a second number or a name, and the
+/// parser would report a missing ';' instead.
+bool Lexer::skipMalformedRest(const char *start) {
+  const char *rest = cur;
+  while (cur != end) {
+    if (isIdentifierBody(*cur)) {
+      bool exponent = *cur == 'e' || *cur == 'E';
+      ++cur;
+      if (exponent && cur != end && (*cur == '+' || *cur == '-'))
+        ++cur;
+    } else if (*cur == '.' && cur + 1 != end && llvm::isDigit(cur[1])) {
+      ++cur;
+    } else {
+      break;
+    }
+  }
+  if (cur == rest)
+    return false;
+  const char *problem;
+  if (*rest == '.')
+    problem = "a number has one '.' at most, before its exponent";
+  else if ((*rest == 'x' || *rest == 'X') && rest == start + 1 &&
+           *start == '0')
+    problem = "numbers are decimal: write the value in decimal digits";
+  else if (*rest == 'e' || *rest == 'E')
+    problem = "an exponent needs digits, as in 1e3 or 2.5e-3";
+  else
+    problem = "a name cannot start with a digit";
+  diag.error(llvm::SMLoc::getFromPointer(start),
+             "malformed number '" + llvm::StringRef(start, cur - start) +
+                 "': " + problem);
+  return true;
+}
+
 /// Numbers are `digits`, `digits.digits` and either followed by an exponent;
 /// `0..n` lexes as `0` `..` `n`. `start` is a digit, or a '.' before one:
 /// `.5` and `5.` are reported with the spelling to use instead and lexed as
@@ -154,6 +191,8 @@ Token Lexer::lexNumber(const char *start) {
   }
   Token token =
       makeToken(isFloat ? TokenKind::floating : TokenKind::integer, start);
+  if (skipMalformedRest(start))
+    return token;
   bool noDigitBefore = dot == start;
   bool noDigitAfter = dot && (dot + 1 == end || !llvm::isDigit(dot[1]));
   if (noDigitBefore || noDigitAfter) {

@@ -28,6 +28,9 @@ private:
   void skipTrivia();
   Token lexIdentifierOrKeyword(const char *start);
   Token lexNumber(const char *start);
+  /// Reports and skips what runs on from a number lexed from `start` (a
+  /// second '.', letters); false when nothing does.
+  bool skipMalformedRest(const char *start);
   Token makeToken(TokenKind kind, const char *start) const {
     return Token(kind, llvm::StringRef(start, cur - start));
   }
