@@ -39,6 +39,17 @@ def run(command, env):
     return result.returncode, result.stdout
 
 
+def verdict(failures, success):
+    """Prints each failure, or `success` when there is none; the exit
+    status."""
+    for failure in failures:
+        print("FAIL:", failure)
+    if failures:
+        return 1
+    print("PASS:", success)
+    return 0
+
+
 def figures(output, what):
     epochs = EPOCH.findall(output)
     restored = RESTORED.findall(output)
@@ -134,12 +145,8 @@ def main():
         failures.append(f"the distributed checkpoint in one process: "
                         f"{loaded[0][1:]}, expected {single[1][0][1:]}")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    if failures:
-        return 1
-    print("PASS: 2 ranks match one process; the checkpoint loads in one")
-    return 0
+    return verdict(failures,
+                   "2 ranks match one process; the checkpoint loads in one")
 
 
 if __name__ == "__main__":

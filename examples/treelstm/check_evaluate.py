@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from check_distributed import run
+from check_distributed import run, verdict
 
 
 def main():
@@ -52,12 +52,8 @@ def main():
     if code != 0 or "restored " not in output:
         failures.append(f"the run's own data: exit status {code}, expected 0 "
                         "and its accuracy")
-    for failure in failures:
-        print("FAIL:", failure)
-    if failures:
-        return 1
-    print("PASS: --evaluate refuses a checkpoint of another vocabulary")
-    return 0
+    return verdict(failures,
+                   "--evaluate refuses a checkpoint of another vocabulary")
 
 
 if __name__ == "__main__":
