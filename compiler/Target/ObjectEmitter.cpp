@@ -19,6 +19,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -151,13 +152,29 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
                                      StringRef output,
                                      const std::vector<std::string> &libraries,
                                      std::string &error) {
+  // CC may carry arguments ("ccache cc", "gcc -m64"), split on blanks as
+  // make does.
   const char *fromEnvironment = std::getenv("CC");
-  std::string compilerName = fromEnvironment ? fromEnvironment : "cc";
+  llvm::SmallVector<StringRef> words;
+  StringRef(fromEnvironment ? fromEnvironment : "")
+      .split(words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string compilerName = words.empty() ? "cc" : words.front().str();
   llvm::ErrorOr<std::string> compiler =
       llvm::sys::findProgramByName(compilerName);
   if (!compiler) {
     error = "cannot find the C compiler '" + compilerName +
-            "' to link shared objects (set CC)";
+            "' to link shared objects" +
+            (fromEnvironment ? " (from CC='" + std::string(fromEnvironment) +
+                                   "')"
+                             : std::string(" (set CC)"));
+    return failure();
+  }
+  // The output's folder is checked first, so that the message names the
+  // output, not the temporary file below.
+  StringRef folder = llvm::sys::path::parent_path(output);
+  if (std::error_code denied = llvm::sys::fs::access(
+          folder.empty() ? "." : folder, llvm::sys::fs::AccessMode::Write)) {
+    error = "cannot write '" + output.str() + "': " + denied.message();
     return failure();
   }
   // Linked beside `output` and renamed onto it, so that a failed link
@@ -165,8 +182,10 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
   llvm::SmallString<256> linked;
   llvm::sys::fs::createUniquePath(output + ".tmp-%%%%%%", linked,
                                   /*MakeAbsolute=*/false);
-  std::vector<std::string> arguments = {*compiler, "-shared", "-o",
-                                        linked.str().str()};
+  std::vector<std::string> arguments = {*compiler};
+  for (StringRef word : llvm::ArrayRef(words).drop_front(words.empty() ? 0 : 1))
+    arguments.push_back(word.str());
+  arguments.insert(arguments.end(), {"-shared", "-o", linked.str().str()});
   arguments.insert(arguments.end(), objects.begin(), objects.end());
   arguments.insert(arguments.end(), libraries.begin(), libraries.end());
   std::vector<StringRef> argv(arguments.begin(), arguments.end());

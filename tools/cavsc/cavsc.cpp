@@ -253,8 +253,15 @@ cavs::RuntimeLocation locateRuntime(const char *argv0) {
   sys::path::append(include, "include");
   SmallString<256> header(include);
   sys::path::append(header, "cavs", "instance.h");
-  runtime.includeDir = sys::fs::exists(header) ? std::string(include)
-                                               : CAVS_RUNTIME_SOURCE_INCLUDE_DIR;
+  // The build tree has no include folder beside its lib; an installed
+  // cavsc must find its own headers, never the source tree it was built
+  // from, which may have moved on or not exist on this machine.
+  bool inBuildTree =
+      sys::fs::equivalent(sys::path::parent_path(executable),
+                          CAVS_BUILD_TOOLS_DIR);
+  runtime.includeDir = !sys::fs::exists(header) && inBuildTree
+                           ? CAVS_RUNTIME_SOURCE_INCLUDE_DIR
+                           : std::string(include);
   return runtime;
 }
 
@@ -416,6 +423,15 @@ int main(int argc, char **argv) {
       WithColor::error(errs(), "cavsc")
           << "cannot find libcavs_runtime.so in '" << runtime.libraryDir
           << "' (point --runtime-dir at the cavs runtime's lib directory)\n";
+      return 1;
+    }
+    SmallString<256> header(runtime.includeDir);
+    sys::path::append(header, "cavs", "instance.h");
+    if (!sys::fs::exists(header)) {
+      WithColor::error(errs(), "cavsc")
+          << "cannot find the cavs runtime headers (cavs/instance.h) in '"
+          << runtime.includeDir
+          << "' (the include folder beside the runtime's lib directory)\n";
       return 1;
     }
   }
