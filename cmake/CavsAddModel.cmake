@@ -2,16 +2,22 @@
 # its generated header, and expose both as a CMake target to link against.
 #
 #   cavs_add_model(<target> <model.cavs>
+#                  [EXCLUDE_FROM_ALL]            # built only when linked
 #                  [DEFINES NAME=VALUE ...]      # dim overrides, cavsc -D
 #                  [OPTIONS <cavsc flags> ...])  # e.g. -O2 --cpu=x86-64-v3
+#
+# OPTIONS come after the module's own flags, so `OPTIONS --target=cpu`
+# builds a CPU-only library where cavsc has CUDA.
 #
 # cavsc runs at build time (it is re-run when the .cavs file or cavsc itself
 # changes) and writes, into ${CMAKE_CURRENT_BINARY_DIR}/<target>/,
 #
 #   lib<target>.so   the compiled model, linked against libcavs_runtime
-#   <stem>.h         its header (<stem> = the .cavs file name without
-#                    extension): <model>_model_def(), <model>_create() and,
-#                    in C++, the class cavs_models::<model> (a cavs::Model)
+#   <stem>.h         its header (<stem> = the .cavs file name without its
+#                    last extension; a stem that names a system header,
+#                    such as time, is refused): <model>_model_def(),
+#                    <model>_create() and, in C++, the class
+#                    cavs_models::<model> (a cavs::Model)
 #
 # <target> is an INTERFACE library: `target_link_libraries(app PRIVATE
 # <target>)` brings the header's folder, the model library (with an rpath to
@@ -44,10 +50,11 @@ function(_cavs_resolve_targets out_compiler out_runtime)
 endfunction()
 
 function(cavs_add_model target model)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "DEFINES;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "EXCLUDE_FROM_ALL" "" "DEFINES;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "cavs_add_model(${target}): unexpected arguments "
-                        "'${arg_UNPARSED_ARGUMENTS}' (expected DEFINES or OPTIONS)")
+                        "'${arg_UNPARSED_ARGUMENTS}' (expected EXCLUDE_FROM_ALL, "
+                        "DEFINES or OPTIONS)")
   endif()
   if(TARGET ${target})
     message(FATAL_ERROR "cavs_add_model: a target named '${target}' already exists")
@@ -56,12 +63,23 @@ function(cavs_add_model target model)
   if(NOT EXISTS "${source}")
     message(FATAL_ERROR "cavs_add_model(${target}): model file '${source}' does not exist")
   endif()
-  get_filename_component(stem "${source}" NAME_WE)
+  get_filename_component(stem "${source}" NAME_WLE)
   _cavs_resolve_targets(compiler runtime)
 
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}")
   set(library "${out_dir}/lib${target}.so")
   set(header "${out_dir}/${stem}.h")
+  # The header's folder is on the include path of everything that links the
+  # model, so a header named like a system one (time.h from time.cavs) would
+  # replace it in every #include <...> of the app and of the C library.
+  foreach(dir IN LISTS CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES
+                       CMAKE_C_IMPLICIT_INCLUDE_DIRECTORIES)
+    if(EXISTS "${dir}/${stem}.h")
+      message(FATAL_ERROR "cavs_add_model(${target}): the model's header "
+                          "'${stem}.h' would hide the system header "
+                          "'${dir}/${stem}.h'; rename '${model}'")
+    endif()
+  endforeach()
   file(MAKE_DIRECTORY "${out_dir}")
 
   set(flags)
@@ -95,7 +113,14 @@ function(cavs_add_model target model)
     DEPENDS "${source}" "$<TARGET_FILE:${compiler}>" ${runtime_file}
     COMMENT "cavsc: compiling ${stem}.cavs into lib${target}.so and ${stem}.h"
     VERBATIM)
-  add_custom_target(${target}_generate DEPENDS "${library}" "${header}")
+  # Part of `all` (unless EXCLUDE_FROM_ALL), so that a model no app links is
+  # built too (for install(FILES ...) of CAVS_MODEL_LIBRARY and
+  # CAVS_MODEL_HEADER).
+  set(all ALL)
+  if(arg_EXCLUDE_FROM_ALL)
+    set(all)
+  endif()
+  add_custom_target(${target}_generate ${all} DEPENDS "${library}" "${header}")
   if(NOT runtime_imported)
     add_dependencies(${target}_generate ${runtime})
   endif()
