@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Diagnostics.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -135,14 +136,23 @@ void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   size_t end =
       longLine ? std::min(lineText.size(), caret + context) : lineText.size();
   const std::string shown = printable(lineText.slice(begin, end));
-  if (!longLine && shown == lineText) {
+  // SourceMgr prints no caret under a line with non-ASCII characters, so
+  // those lines take the path below too.
+  if (!longLine && shown == lineText && llvm::isASCII(lineText)) {
     sourceMgr.PrintMessage(loc, kind, text);
     return;
   }
   // The location goes into the prefix as SourceMgr would print it.
   std::string excerpt = (begin > 0 ? "..." : "") + shown +
                         (end < lineText.size() ? "..." : "");
-  size_t caretColumn = caret - begin + (begin > 0 ? 3 : 0);
+  // Under the excerpt up to the caret: a tab for a tab (so that both
+  // expand alike), a space for every other character, one per UTF-8
+  // sequence rather than per byte.
+  std::string underline;
+  for (char c : llvm::StringRef(excerpt).take_front(caret - begin +
+                                                    (begin > 0 ? 3 : 0)))
+    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80)
+      underline += c == '\t' ? '\t' : ' ';
   std::string where =
       (sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier() + ":" +
        llvm::Twine(line) + ":" + llvm::Twine(column))
@@ -150,6 +160,5 @@ void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   sourceMgr.PrintMessage(
       llvm::errs(),
       llvm::SMDiagnostic(where, kind,
-                         text + "\n" + excerpt + "\n" +
-                             std::string(caretColumn, ' ') + "^"));
+                         text + "\n" + excerpt + "\n" + underline + "^"));
 }

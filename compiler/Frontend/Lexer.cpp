@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -16,6 +17,20 @@ using namespace cavs;
 
 static bool isIdentifierStart(char c) { return llvm::isAlpha(c) || c == '_'; }
 static bool isIdentifierBody(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+/// The length of the valid UTF-8 sequence of a non-ASCII character at `p`,
+/// or 0 (ASCII, or bytes that are no UTF-8).
+static unsigned nonAsciiCharacterLength(const char *p, const char *end) {
+  const auto byte = static_cast<unsigned char>(*p);
+  if (byte < 0x80)
+    return 0;
+  const unsigned length = llvm::getNumBytesForUTF8(byte);
+  const auto *bytes = reinterpret_cast<const llvm::UTF8 *>(p);
+  return length > 1 && length <= unsigned(end - p) &&
+                 llvm::isLegalUTF8Sequence(bytes, bytes + length)
+             ? length
+             : 0;
+}
 
 Lexer::Lexer(llvm::StringRef buffer, DiagEngine &diag)
     : cur(buffer.begin()), end(buffer.end()), diag(diag) {}
@@ -98,6 +113,10 @@ Token Lexer::lex() {
     default:
       if (isIdentifierStart(*start))
         return lexIdentifierOrKeyword(start);
+      if (unsigned length = nonAsciiCharacterLength(start, end)) {
+        cur = start + length;
+        return lexIdentifierOrKeyword(start);
+      }
       if (llvm::isDigit(*start))
         return lexNumber(start);
       break;
@@ -116,9 +135,25 @@ Token Lexer::lex() {
 }
 
 Token Lexer::lexIdentifierOrKeyword(const char *start) {
-  while (cur != end && isIdentifierBody(*cur))
-    ++cur;
+  // Letters such as 'ö' or '∂' belong to the name they stand in, reported
+  // once for the name rather than once per byte with a parse error after.
+  bool nonAscii = nonAsciiCharacterLength(start, end) != 0;
+  while (cur != end) {
+    if (isIdentifierBody(*cur)) {
+      ++cur;
+    } else if (unsigned length = nonAsciiCharacterLength(cur, end)) {
+      cur += length;
+      nonAscii = true;
+    } else {
+      break;
+    }
+  }
   llvm::StringRef spelling(start, cur - start);
+  if (nonAscii)
+    diag.error(llvm::SMLoc::getFromPointer(start),
+               "name '" + spelling +
+                   "' has non-ASCII characters: names are ASCII letters, "
+                   "digits and '_'");
   TokenKind kind = llvm::StringSwitch<TokenKind>(spelling)
 #define KEYWORD(SPELLING) .Case(#SPELLING, TokenKind::kw_##SPELLING)
 #include "compiler/Frontend/TokenKinds.def"

@@ -253,13 +253,13 @@ cavs::RuntimeLocation locateRuntime(const char *argv0) {
   sys::path::append(include, "include");
   SmallString<256> header(include);
   sys::path::append(header, "cavs", "instance.h");
-  // The build tree has no include folder beside its lib; an installed
-  // cavsc must find its own headers, never the source tree it was built
-  // from, which may have moved on or not exist on this machine.
-  bool inBuildTree =
-      sys::fs::equivalent(sys::path::parent_path(executable),
-                          CAVS_BUILD_TOOLS_DIR);
-  runtime.includeDir = !sys::fs::exists(header) && inBuildTree
+  // The build tree has no include folder beside its lib: its runtime's
+  // headers are in the source tree. Any other runtime must bring its own,
+  // never those of the tree cavsc was built from, which may have moved on
+  // or not exist on this machine.
+  bool buildRuntime =
+      sys::fs::equivalent(runtime.libraryDir, CAVS_BUILD_LIBRARY_DIR);
+  runtime.includeDir = !sys::fs::exists(header) && buildRuntime
                            ? CAVS_RUNTIME_SOURCE_INCLUDE_DIR
                            : std::string(include);
   return runtime;
