@@ -34,6 +34,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
+#include <filesystem>
 #include <optional>
 
 using namespace llvm;
@@ -167,21 +168,49 @@ std::optional<Emit> resolveEmit() {
       .Default(std::nullopt);
 }
 
-/// Refuses an output that would overwrite the input.
+/// Refuses an output that would overwrite the input (also when the input
+/// is standard input redirected from that file).
 bool checkOutputIsNotInput(std::string &error) {
   if (outputFilename == "-" || !sys::fs::exists(outputFilename))
     return true;
   bool same = false;
-  if (sys::fs::equivalent(inputFilename, outputFilename, same) || !same)
+  if (inputFilename == "-") {
+    sys::fs::file_status in, out;
+    same = !sys::fs::status(0, in) && !sys::fs::status(outputFilename, out) &&
+           in.getUniqueID() == out.getUniqueID();
+  } else if (sys::fs::equivalent(inputFilename, outputFilename, same)) {
+    return true;
+  }
+  if (!same)
     return true;
   error = "output file '" + outputFilename + "' is the input file; "
           "refusing to overwrite it";
   return false;
 }
 
-/// Runs `write` on a temporary file beside the output and renames it onto
-/// the output when it succeeds, so that a failed compile leaves the
-/// previous output intact; standard output is written directly.
+/// `path` with its symbolic links followed: the file that writing through
+/// the link would change. Outputs are renamed onto it, not onto the link,
+/// which would replace the link (-o link.mlir, or -o /dev/stdout
+/// redirected to a file). A dangling link gives the path it names.
+std::string followLinks(const std::string &path) {
+  namespace fs = std::filesystem;
+  fs::path current(path);
+  for (int hop = 0; hop < 40; ++hop) { // Linux's limit of links in a row
+    std::error_code error;
+    if (!fs::is_symlink(current, error))
+      break;
+    fs::path target = fs::read_symlink(current, error);
+    if (error)
+      break;
+    current = target.is_absolute() ? target : current.parent_path() / target;
+  }
+  return current.string();
+}
+
+/// The path a regular (or missing) output file is written to:
+/// outputFilename with its links followed (main sets it).
+std::string outputPath;
+
 /// Runs `write` on `os` and flushes it; a failed write (a full disk or
 /// device, a closed pipe) is reported and cleared, where the stream would
 /// otherwise end the process with a fatal error when destroyed.
@@ -197,6 +226,10 @@ LogicalResult writeAndCheck(raw_fd_ostream &os, StringRef name,
   return failure();
 }
 
+/// Runs `write` on a temporary file beside the output and renames it onto
+/// the output when it succeeds, so that a failed compile leaves the
+/// previous output intact; standard output and devices are written
+/// directly.
 LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
   if (outputFilename == "-")
     return writeAndCheck(outs(), "<stdout>", write);
@@ -212,7 +245,7 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
     return writeAndCheck(os, outputFilename, write);
   }
   Expected<sys::fs::TempFile> temp =
-      sys::fs::TempFile::create(outputFilename + ".tmp-%%%%%%");
+      sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");
   if (!temp) {
     WithColor::error(errs(), "cavsc")
         << "cannot write '" << outputFilename
@@ -228,7 +261,7 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
     consumeError(temp->discard());
     return failure();
   }
-  if (Error error = temp->keep(outputFilename)) {
+  if (Error error = temp->keep(outputPath)) {
     WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
                                       << "': " << toString(std::move(error))
                                       << "\n";
@@ -343,7 +376,7 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
   request.cpu = {cpu, optLevel};
   request.runtime = runtime;
   request.sourceName = sys::path::filename(inputFilename).str();
-  request.output = outputFilename;
+  request.output = outputPath;
   std::string error;
   if (failed(cavs::compileModel(*module, request, os, error))) {
     if (!error.empty())
@@ -403,6 +436,17 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
   }
+  // A read-only output is refused, though renaming a new file over it
+  // would succeed where its folder is writable.
+  outputPath = followLinks(outputFilename);
+  if (outputFilename != "-" && isRegularOrMissing(outputFilename) &&
+      sys::fs::exists(outputPath))
+    if (std::error_code denied =
+            sys::fs::access(outputPath, sys::fs::AccessMode::Write)) {
+      WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
+                                        << "': " << denied.message() << "\n";
+      return 1;
+    }
   if (failed(cavs::verifyCpuTarget({cpu, optLevel}, error))) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
