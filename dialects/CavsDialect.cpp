@@ -76,7 +76,9 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       if (auto attr = vertex->getAttrOfType<IntegerAttr>(widthName))
         width = attr.getInt();
     }
-    if (width >= 0 && slot.getOffset() + slot.getSize() > width)
+    // (Compared without the sum, which an offset near 2^63 would wrap.)
+    if (width >= 0 &&
+        (slot.getSize() > width || slot.getOffset() > width - slot.getSize()))
       return op->emitOpError("has a slot ")
              << slot << " past the " << width << " columns of its "
              << stringifySlotSpace(slot.getSpace());

@@ -14,8 +14,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace cavs;
@@ -540,12 +542,37 @@ LogicalResult MatmulOp::verify() {
   return success();
 }
 
+/// Whether [offset, offset + width) lies in [0, size), computed without
+/// overflow (an offset near 2^63 must not wrap around into range).
+static bool rangeFits(int64_t offset, int64_t width, int64_t size) {
+  return offset >= 0 && width >= 0 && width <= size && offset <= size - width;
+}
+
+/// The end of [offset, offset + width), saturated, for messages.
+static int64_t rangeEnd(int64_t offset, int64_t width) {
+  int64_t end;
+  return llvm::AddOverflow(offset, width, end)
+             ? std::numeric_limits<int64_t>::max()
+             : end;
+}
+
+/// The sum of the element counts of `values`; failure when it overflows.
+template <typename Range>
+static FailureOr<int64_t> totalWidth(Range values) {
+  int64_t total = 0;
+  for (Value value : values)
+    if (llvm::AddOverflow(total, valueWidth(value.getType()), total))
+      return failure();
+  return total;
+}
+
 LogicalResult ConcatOp::verify() {
   if (getInputs().empty())
     return emitOpError("expects at least one input");
-  int64_t total = 0;
-  for (Value input : getInputs())
-    total += valueWidth(input.getType());
+  FailureOr<int64_t> sum = totalWidth(getInputs());
+  if (failed(sum))
+    return emitOpError("expects inputs whose sizes sum to an int64");
+  int64_t total = *sum;
   if (vectorSize(getResult()) != total)
     return emitOpError("expects result [")
            << total << "] (the sum of the input sizes), got "
@@ -556,9 +583,10 @@ LogicalResult ConcatOp::verify() {
 LogicalResult SplitOp::verify() {
   if (getResults().empty())
     return emitOpError("expects at least one result");
-  int64_t total = 0;
-  for (Value result : getResults())
-    total += vectorSize(result);
+  FailureOr<int64_t> sum = totalWidth(getResults());
+  if (failed(sum))
+    return emitOpError("expects parts whose sizes sum to an int64");
+  int64_t total = *sum;
   if (total != vectorSize(getInput()))
     return emitOpError("expects its parts to cover the input ")
            << shapeString(getInput().getType()) << ", got " << total
@@ -567,11 +595,12 @@ LogicalResult SplitOp::verify() {
 }
 
 LogicalResult SliceOp::verify() {
-  int64_t end = static_cast<int64_t>(getOffset()) + valueWidth(getType());
-  if (end > vectorSize(getInput()))
+  int64_t offset = static_cast<int64_t>(getOffset());
+  int64_t width = valueWidth(getType());
+  if (!rangeFits(offset, width, vectorSize(getInput())))
     return emitOpError("slice [")
-           << getOffset() << ", " << end << ") is out of range for "
-           << shapeString(getInput().getType());
+           << offset << ", " << rangeEnd(offset, width)
+           << ") is out of range for " << shapeString(getInput().getType());
   return success();
 }
 
@@ -585,12 +614,12 @@ LogicalResult LookupOp::verify() {
 }
 
 LogicalResult PadOp::verify() {
-  int64_t end =
-      static_cast<int64_t>(getOffset()) + valueWidth(getInput().getType());
-  if (end > vectorSize(getResult()))
+  int64_t offset = static_cast<int64_t>(getOffset());
+  int64_t width = valueWidth(getInput().getType());
+  if (!rangeFits(offset, width, vectorSize(getResult())))
     return emitOpError("pad [")
-           << getOffset() << ", " << end << ") is out of range for "
-           << shapeString(getType());
+           << offset << ", " << rangeEnd(offset, width)
+           << ") is out of range for " << shapeString(getType());
   return success();
 }
 

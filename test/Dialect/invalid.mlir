@@ -736,3 +736,38 @@ cavs.model @m {
     }
   }
 }
+
+// -----
+
+// Ranges are checked without overflow: an offset near 2^63 must not wrap
+// around into range.
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {} {
+    %0 = cavs.pull "x" : tensor<4xf32>
+    // expected-error @below {{'cavs.slice' op slice [9223372036854775807, 9223372036854775807) is out of range for [4]}}
+    %1 = cavs.slice %0[9223372036854775807] : tensor<4xf32> -> tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<2xf32>
+    cavs.backward {
+      // expected-error @below {{'cavs.pad' op pad [9223372036854775807, 9223372036854775807) is out of range for [4]}}
+      %p = cavs.pad %x[9223372036854775807] : tensor<2xf32> -> tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<4611686018427387904xf32>, y = tensor<4xf32>} pushes {} {
+    %x = cavs.pull "x" : tensor<4611686018427387904xf32>
+    %y = cavs.pull "y" : tensor<4xf32>
+    // expected-error @below {{'cavs.concat' op expects inputs whose sizes sum to an int64}}
+    %c = cavs.concat %x, %x, %x, %x, %y : tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>, tensor<4xf32> -> tensor<4xf32>
+  }
+}

@@ -100,6 +100,16 @@ cavs.model @m {
 
 // -----
 
+// The same without overflow: an offset near 2^63 does not wrap into range.
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<4xf32>} pushes {} attributes {cavs.arena_floats = 8 : i64, cavs.scratch_floats = 0 : i64} {
+    // expected-error @below {{'cavs.pull' op has a slot #cavs.slot<arena, 9223372036854775806, 4> past the 8 columns of its arena}}
+    %x = cavs.pull "x" {cavs.slots = [#cavs.slot<arena, 9223372036854775806, 4>]} : tensor<4xf32>
+  }
+}
+
+// -----
+
 // A state slot lies in the state's columns.
 cavs.model @m state tensor<3xf32> {
   cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {} {
