@@ -72,9 +72,20 @@ LogicalResult AdjointBuilder::run() {
   for (Operation &op : forward) {
     bool source = isa<GatherOp, ParamRefOp>(op) ||
                   (isa<PullOp>(op) && isa<RankedTensorType>(op.getResult(0).getType()));
-    bool dependent = llvm::any_of(op.getOperands(), [&](Value operand) {
+    auto isDifferentiable = [&](Value operand) {
       return differentiable.contains(operand);
-    });
+    };
+    // An op with regions (scf.if) depends on the values its regions use
+    // from above too; none has a gradient rule, so one on a differentiated
+    // path is an error rather than a gradient silently dropped.
+    bool dependent =
+        llvm::any_of(op.getOperands(), isDifferentiable) ||
+        (op.getNumRegions() != 0 &&
+         op.walk([&](Operation *inner) {
+             return llvm::any_of(inner->getOperands(), isDifferentiable)
+                        ? WalkResult::interrupt()
+                        : WalkResult::advance();
+           }).wasInterrupted());
     if (source || dependent)
       differentiable.insert(op.getResults().begin(), op.getResults().end());
   }

@@ -23,3 +23,29 @@ cavs.model @m {
     cavs.loss %s : tensor<f32>
   }
 }
+
+// -----
+
+// An op with regions that uses a differentiable value from above is on the
+// path too (its gradient was silently dropped).
+cavs.model @m state tensor<4xf32> {
+  cavs.param @b : tensor<4xf32> init zeros
+  cavs.vertex @v arity 1 pulls {w = i32} pushes {} {
+    %w = cavs.pull "w" : i32
+    %z = arith.constant 0 : i32
+    %c = arith.cmpi eq, %w, %z : i32
+    %s = cavs.gather 0 : tensor<4xf32>
+    %b = cavs.param_ref @b : tensor<4xf32>
+    // expected-error @below {{'scf.if' op has no gradient rule}}
+    %r = scf.if %c -> tensor<4xf32> {
+      %t = cavs.add %s, %b : tensor<4xf32>
+      scf.yield %t : tensor<4xf32>
+    } else {
+      scf.yield %s : tensor<4xf32>
+    }
+    %u = cavs.tanh %r : tensor<4xf32>
+    cavs.scatter %u : tensor<4xf32>
+    %l = cavs.reduce_sum %u : tensor<4xf32>
+    cavs.loss %l : tensor<f32>
+  }
+}
