@@ -267,6 +267,15 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
         outputs.push_back(result);
   }
 
+  // Nothing outside reads the group (dead ops, which canonicalization would
+  // have removed): a kernel without results is invalid, and the ops are
+  // pure, so they go.
+  if (outputs.empty()) {
+    for (Operation *op : llvm::reverse(members))
+      op->erase();
+    return;
+  }
+
   OpBuilder builder(members.back()->getContext());
   builder.setInsertionPointAfter(members.back());
   auto fused = builder.create<FusedOp>(
@@ -299,9 +308,16 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
     op->erase();
 }
 
-/// A kernel never mixes batching classes, so every op needs one.
+/// A kernel never mixes batching classes, so every op needs one; and the
+/// memory plan assigns each value its slot, which a kernel would change,
+/// so fusion comes before it.
 static LogicalResult checkClassified(VertexOp vertex) {
   WalkResult result = vertex.getBody().walk([](Operation *op) {
+    if (op->hasAttr(CavsDialect::kSlotsAttrName)) {
+      op->emitOpError("has a memory slot; run cavs-fuse-elementwise before "
+                      "cavs-plan-memory");
+      return WalkResult::interrupt();
+    }
     if (isa<BackwardOp>(op) || isa<FusedOp>(op->getParentOp()) ||
         op->hasAttr(CavsDialect::kBatchingAttrName))
       return WalkResult::advance();

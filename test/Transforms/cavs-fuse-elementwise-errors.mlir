@@ -1,6 +1,7 @@
-// cavs-fuse-elementwise needs the batching classes of cavs-classify: a
-// kernel never mixes them.
-// RUN: cavs-opt %s --cavs-fuse-elementwise -verify-diagnostics
+// cavs-fuse-elementwise needs the batching classes of cavs-classify (a
+// kernel never mixes them) and comes before the memory plan (a kernel
+// changes what has a slot).
+// RUN: cavs-opt %s --cavs-fuse-elementwise -verify-diagnostics -split-input-file
 
 cavs.model @m {
   cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {y = tensor<2xf32>} {
@@ -8,5 +9,16 @@ cavs.model @m {
     %x = cavs.pull "x" : tensor<2xf32>
     %t = cavs.tanh %x : tensor<2xf32>
     cavs.push "y", %t : tensor<2xf32>
+  }
+}
+
+// -----
+
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {y = tensor<2xf32>} attributes {cavs.arena_floats = 4 : i64, cavs.scratch_floats = 0 : i64} {
+    // expected-error @below {{'cavs.pull' op has a memory slot; run cavs-fuse-elementwise before cavs-plan-memory}}
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>, cavs.slots = [#cavs.slot<arena, 0, 2>]} : tensor<2xf32>
+    %t = cavs.tanh %x {cavs.batching = #cavs.batching<eager>, cavs.slots = [#cavs.slot<arena, 2, 2>]} : tensor<2xf32>
+    cavs.push "y", %t {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
   }
 }

@@ -249,3 +249,20 @@ cavs.model @split_unused_part {
     cavs.push "y", %y : tensor<2xf32>
   }
 }
+
+// -----
+
+// Elementwise ops nothing reads (left by autodiff without canonicalize)
+// make no kernel, which would have no results: they go.
+// CHECK-LABEL: cavs.model @dead
+// CHECK-NOT:   cavs.fused
+// CHECK-NOT:   cavs.tanh
+// CHECK:       cavs.push "y", %{{.*}} :
+cavs.model @dead {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {y = tensor<2xf32>} {
+    %x = cavs.pull "x" : tensor<2xf32>
+    %t = cavs.tanh %x : tensor<2xf32>
+    %u = cavs.mul %t, %t : tensor<2xf32>
+    cavs.push "y", %x : tensor<2xf32>
+  }
+}
