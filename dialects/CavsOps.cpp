@@ -149,6 +149,9 @@ LogicalResult ModelOp::verify() {
         !tensor.getElementType().isF32())
       return emitOpError("expects the state to be a static f32 vector, got ")
              << tensor;
+    if (tensor.getNumElements() < 1)
+      return emitOpError("expects a state of at least one element, got ")
+             << tensor;
   }
   return success();
 }
@@ -278,6 +281,12 @@ static LogicalResult verifyInterface(VertexOp vertex, DictionaryAttr entries,
              << what << " '" << entry.getName().getValue() << "' expects "
              << (allowI32 ? "an f32 tensor or i32" : "an f32 tensor")
              << " type, got " << entry.getValue();
+    // (Larger-than-runtime sizes are the memory plan's to report, with
+    // the limit per vertex.)
+    if (tensor && tensor.getNumElements() < 1)
+      return vertex.emitOpError()
+             << what << " '" << entry.getName().getValue()
+             << "' expects at least one element, got " << tensor;
   }
   return success();
 }

@@ -764,10 +764,33 @@ cavs.model @m {
 // -----
 
 cavs.model @m {
-  cavs.vertex @v arity 0 pulls {x = tensor<4611686018427387904xf32>, y = tensor<4xf32>} pushes {} {
-    %x = cavs.pull "x" : tensor<4611686018427387904xf32>
+  cavs.vertex @v arity 0 pulls {y = tensor<4xf32>} pushes {} {
+    %x = cavs.constant dense<0.0> : tensor<4611686018427387904xf32>
     %y = cavs.pull "y" : tensor<4xf32>
     // expected-error @below {{'cavs.concat' op expects inputs whose sizes sum to an int64}}
     %c = cavs.concat %x, %x, %x, %x, %y : tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>, tensor<4xf32> -> tensor<4xf32>
+  }
+}
+
+// -----
+
+// Pulls, pushes and the state are never empty.
+// expected-error @below {{'cavs.model' op expects a state of at least one element, got 'tensor<0xf32>'}}
+cavs.model @m state tensor<0xf32> {
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.vertex' op pull 'x' expects at least one element, got 'tensor<0xf32>'}}
+  cavs.vertex @v arity 0 pulls {x = tensor<0xf32>} pushes {} {
+  }
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.vertex' op push 'y' expects at least one element, got 'tensor<3x0xf32>'}}
+  cavs.vertex @v arity 0 pulls {} pushes {y = tensor<3x0xf32>} {
   }
 }
