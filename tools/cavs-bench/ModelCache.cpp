@@ -9,12 +9,15 @@
 #include "llvm/Support/xxhash.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <stdexcept>
 
@@ -39,6 +42,40 @@ std::string commandLine(const std::vector<std::string> &argv) {
   return text;
 }
 
+/// Whether `path` is a 64-bit ELF file whose program headers, loadable
+/// segments and section headers all lie within it. A truncated library (a
+/// full disk, a killed copy) would make dlopen fault with SIGBUS, where a
+/// damaged cache entry should just be compiled again.
+bool isWholeElf(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)),
+                          std::istreambuf_iterator<char>());
+  const uint64_t size = bytes.size();
+  Elf64_Ehdr header;
+  if (size < sizeof header)
+    return false;
+  std::memcpy(&header, bytes.data(), sizeof header);
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64)
+    return false;
+  auto fits = [&](uint64_t offset, uint64_t length) {
+    return offset <= size && length <= size - offset;
+  };
+  if (header.e_phentsize < sizeof(Elf64_Phdr) ||
+      !fits(header.e_phoff, uint64_t(header.e_phnum) * header.e_phentsize) ||
+      !fits(header.e_shoff, uint64_t(header.e_shnum) * header.e_shentsize))
+    return false;
+  for (uint64_t i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment,
+                bytes.data() + header.e_phoff + i * header.e_phentsize,
+                sizeof segment);
+    if (segment.p_type == PT_LOAD &&
+        !fits(segment.p_offset, segment.p_filesz))
+      return false;
+  }
+  return true;
+}
 } // namespace
 
 ModelSource ModelSource::read(const std::string &path) {
@@ -109,7 +146,8 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
   std::error_code error;
   const auto built = fs::last_write_time(model.libraryPath, error);
   model.cached = !error && built > fs::last_write_time(source.path) &&
-                 built > fs::last_write_time(cavsc_);
+                 built > fs::last_write_time(cavsc_) &&
+                 isWholeElf(model.libraryPath);
   if (!model.cached) {
     // Compiled in a private folder and renamed into place, so concurrent
     // runs sharing the cache never load a half-written library.
