@@ -15,9 +15,8 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/Signals.h"
 
 using namespace mlir;
 using namespace cavs;
@@ -56,17 +55,28 @@ LogicalResult checkSameParams(const ParamOrder &order, ModelOp infer) {
   return success();
 }
 
-/// A temporary file removed when this goes out of scope.
+/// A temporary file removed when this goes out of scope, or when a signal
+/// (SIGTERM, SIGINT) ends cavsc before that.
 struct TempFile {
   llvm::SmallString<128> path;
-  std::optional<llvm::FileRemover> remover;
+  bool created = false;
+  TempFile() = default;
+  TempFile(const TempFile &) = delete;
+  TempFile &operator=(const TempFile &) = delete;
+  ~TempFile() {
+    if (!created)
+      return;
+    llvm::sys::fs::remove(path);
+    llvm::sys::DontRemoveFileOnSignal(path);
+  }
   LogicalResult create(StringRef suffix, std::string &error) {
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("cavsc", suffix, path)) {
       error = "cannot create a temporary file: " + ec.message();
       return failure();
     }
-    remover.emplace(path);
+    created = true;
+    llvm::sys::RemoveFileOnSignal(path);
     return success();
   }
 };

@@ -14,6 +14,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -21,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -182,6 +184,9 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
   llvm::SmallString<256> linked;
   llvm::sys::fs::createUniquePath(output + ".tmp-%%%%%%", linked,
                                   /*MakeAbsolute=*/false);
+  llvm::sys::RemoveFileOnSignal(linked);
+  auto forget = llvm::make_scope_exit(
+      [&] { llvm::sys::DontRemoveFileOnSignal(linked); });
   std::vector<std::string> arguments = {*compiler};
   for (StringRef word : llvm::ArrayRef(words).drop_front(words.empty() ? 0 : 1))
     arguments.push_back(word.str());
