@@ -87,6 +87,8 @@ foreach(check "6;no-merge/round:1" "15;no-merge/round:2" "9;all-off/round:2")
   endif()
 endforeach()
 run_bench(FALSE "--rounds expects positive integers, got '0'" --rounds=0)
+run_bench(FALSE "--min-seconds expects a positive number of seconds, at most 604800 (a week), got '1e308'"
+  --min-seconds=1e308)
 # --products: the N-ary Tree-LSTM's product pairs, separate and merged, each
 # shape's two forms checked equal, then timed one after the other.
 run_bench(TRUE "separate, merged, merged / separate"

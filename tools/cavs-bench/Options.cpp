@@ -81,13 +81,18 @@ std::vector<std::string> parseGemmEngines(const std::string &flag,
   return engines;
 }
 
+/// A week: past it a run (--min-seconds=1e308) would never end, and
+/// durations would overflow when converted to clock ticks.
+constexpr double kMaxSeconds = 7 * 24 * 3600;
+
 double parseSeconds(const std::string &flag, const std::string &text) {
   errno = 0;
   char *end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || errno == ERANGE || !(value > 0) ||
-      !std::isfinite(value))
-    throw UsageError(flag + " expects a positive number of seconds, got '" +
+      !(value <= kMaxSeconds))
+    throw UsageError(flag + " expects a positive number of seconds, at most " +
+                     std::to_string(int(kMaxSeconds)) + " (a week), got '" +
                      text + "'");
   return value;
 }
@@ -145,7 +150,8 @@ std::string usage() {
          "  --gemm=E,...       GEMM engines, each configuration run on each\n"
          "                     in turn (openblas, onednn where built in;\n"
          "                     default: the runtime's choice, $CAVS_GEMM)\n"
-         "  --min-seconds=S    measured time per configuration (2)\n"
+         "  --min-seconds=S    measured time per configuration, at most\n"
+         "                     a week (2)\n"
          "  --rounds=N         measure every configuration N times, in N\n"
          "                     interleaved rounds (names end /round:R);\n"
          "                     the ablation and --products tables and the\n"
