@@ -33,6 +33,22 @@ LogicalResult outlineBlock(Block &block) {
         op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
     if (!kind)
       return op.emitOpError("has no batching class; run cavs-classify first");
+    // Phases run in class order (eager, body, lazy): an op cannot read a
+    // value of a later class, which hand-written or stale classes may say.
+    for (Value operand : op.getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      auto produced =
+          producer && producer->getBlock() == &block
+              ? producer->getAttrOfType<BatchingKindAttr>(
+                    CavsDialect::kBatchingAttrName)
+              : nullptr;
+      if (produced && produced.getValue() > kind.getValue())
+        return op.emitOpError("is ")
+               << stringifyBatchingKind(kind.getValue())
+               << " but reads a value of the later class "
+               << stringifyBatchingKind(produced.getValue())
+               << "; the classes are inconsistent (run cavs-classify)";
+    }
     classes[static_cast<unsigned>(kind.getValue())].push_back(&op);
   }
 
