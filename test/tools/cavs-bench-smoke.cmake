@@ -87,6 +87,11 @@ foreach(check "6;no-merge/round:1" "15;no-merge/round:2" "9;all-off/round:2")
   endif()
 endforeach()
 run_bench(FALSE "--rounds expects positive integers, got '0'" --rounds=0)
+# Google Benchmark answers a bad value of these with its usage and status 0.
+run_bench(FALSE "--benchmark_out_format expects console, json or csv, got 'bogus'"
+  --benchmark_out_format=bogus)
+run_bench(FALSE "--benchmark_repetitions expects positive integers, got '-1'"
+  --benchmark_repetitions=-1)
 run_bench(FALSE "--min-seconds expects a positive number of seconds, at most 604800 (a week), got '1e308'"
   --min-seconds=1e308)
 # --products: the N-ary Tree-LSTM's product pairs, separate and merged, each

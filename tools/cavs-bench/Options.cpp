@@ -97,6 +97,28 @@ double parseSeconds(const std::string &flag, const std::string &text) {
   return value;
 }
 
+/// The Google Benchmark flags whose bad values the library answers with its
+/// usage text and status 0 (or a bare "vector::reserve"): refused here.
+void checkBenchmarkFlag(const std::string &arg) {
+  const size_t equals = arg.find('=');
+  if (equals == std::string::npos)
+    return;
+  const std::string flag = arg.substr(0, equals), value = arg.substr(equals + 1);
+  auto oneOf = [&](std::initializer_list<const char *> allowed,
+                   const char *expected) {
+    for (const char *choice : allowed)
+      if (value == choice)
+        return;
+    throw UsageError(flag + " expects " + expected + ", got '" + value + "'");
+  };
+  if (flag == "--benchmark_out_format" || flag == "--benchmark_format")
+    oneOf({"console", "json", "csv"}, "console, json or csv");
+  else if (flag == "--benchmark_time_unit")
+    oneOf({"ns", "us", "ms", "s"}, "ns, us, ms or s");
+  else if (flag == "--benchmark_repetitions")
+    parseCount(flag, value);
+}
+
 /// --baselines, --baseline-steps, --baseline-timeout and --python.
 void parseBaselineFlag(const std::string &flag, const std::string &value,
                        Options &options) {
@@ -195,7 +217,8 @@ std::string usage() {
          "\n"
          "Google Benchmark's flags pass through, e.g.\n"
          "--benchmark_filter=REGEX, --benchmark_out=FILE\n"
-         "--benchmark_out_format=json|csv.\n";
+         "--benchmark_out_format=json|csv (a bad format, time unit\n"
+         "or repetition count is refused).\n";
 }
 
 Options parseOptions(int argc, char **argv) {
@@ -272,6 +295,7 @@ Options parseOptions(int argc, char **argv) {
                flag == "--baseline-timeout" || flag == "--python") {
       parseBaselineFlag(flag, hasValue ? value : "", options);
     } else {
+      checkBenchmarkFlag(argv[i]);
       options.benchmarkArgs.push_back(argv[i]);
     }
   }
