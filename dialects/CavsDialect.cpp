@@ -76,9 +76,7 @@ static LogicalResult verifyPlanAttribute(Operation *op,
       if (auto attr = vertex->getAttrOfType<IntegerAttr>(widthName))
         width = attr.getInt();
     }
-    // (Compared without the sum, which an offset near 2^63 would wrap.)
-    if (width >= 0 &&
-        (slot.getSize() > width || slot.getOffset() > width - slot.getSize()))
+    if (width >= 0 && !rangeFits(slot.getOffset(), slot.getSize(), width))
       return op->emitOpError("has a slot ")
              << slot << " past the " << width << " columns of its "
              << stringifySlotSpace(slot.getSpace());

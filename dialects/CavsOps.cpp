@@ -551,9 +551,7 @@ LogicalResult MatmulOp::verify() {
   return success();
 }
 
-/// Whether [offset, offset + width) lies in [0, size), computed without
-/// overflow (an offset near 2^63 must not wrap around into range).
-static bool rangeFits(int64_t offset, int64_t width, int64_t size) {
+bool cavs::rangeFits(int64_t offset, int64_t width, int64_t size) {
   return offset >= 0 && width >= 0 && width <= size && offset <= size - width;
 }
 

@@ -46,6 +46,10 @@ bool isFusible(mlir::Operation *op);
 /// parameter references, constants and the backward region itself.
 bool isBatchedOp(mlir::Operation *op);
 
+/// Whether [offset, offset + width) lies in [0, size), computed without
+/// overflow: an offset near 2^63 must not wrap around into range.
+bool rangeFits(int64_t offset, int64_t width, int64_t size);
+
 /// The memory slot cavs-plan-memory gave `value` (its defining op's
 /// `cavs.slots` entry), or null: a block argument, or no plan yet.
 SlotAttr slotOf(mlir::Value value);

@@ -160,7 +160,9 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
   llvm::SmallVector<StringRef> words;
   StringRef(fromEnvironment ? fromEnvironment : "")
       .split(words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  std::string compilerName = words.empty() ? "cc" : words.front().str();
+  if (words.empty())
+    words.push_back("cc");
+  std::string compilerName = words.front().str();
   llvm::ErrorOr<std::string> compiler =
       llvm::sys::findProgramByName(compilerName);
   if (!compiler) {
@@ -188,7 +190,7 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
   auto forget = llvm::make_scope_exit(
       [&] { llvm::sys::DontRemoveFileOnSignal(linked); });
   std::vector<std::string> arguments = {*compiler};
-  for (StringRef word : llvm::ArrayRef(words).drop_front(words.empty() ? 0 : 1))
+  for (StringRef word : llvm::drop_begin(words))
     arguments.push_back(word.str());
   arguments.insert(arguments.end(), {"-shared", "-o", linked.str().str()});
   arguments.insert(arguments.end(), objects.begin(), objects.end());
