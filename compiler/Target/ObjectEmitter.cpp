@@ -8,6 +8,7 @@
 #include "compiler/Target/ObjectEmitter.h"
 
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Support/OutputFile.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
@@ -204,6 +205,11 @@ LogicalResult cavs::linkSharedObject(const std::vector<std::string> &objects,
     llvm::sys::fs::remove(linked);
     error = "linking '" + output.str() + "' failed" +
             (message.empty() ? "" : ": " + message);
+    return failure();
+  }
+  if (std::error_code kept = keepPermissions(output, linked)) {
+    llvm::sys::fs::remove(linked);
+    error = "cannot write '" + output.str() + "': " + kept.message();
     return failure();
   }
   if (std::error_code renamed = llvm::sys::fs::rename(linked, output)) {

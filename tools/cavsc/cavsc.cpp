@@ -13,6 +13,7 @@
 #include "compiler/Frontend/MLIRGen.h"
 #include "compiler/Support/InputFile.h"
 #include "compiler/Support/LargeStack.h"
+#include "compiler/Support/OutputFile.h"
 #include "compiler/Target/CompileDriver.h"
 #include "dialects/CavsDialect.h"
 
@@ -259,6 +260,12 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
   }
   if (!written) {
     consumeError(temp->discard());
+    return failure();
+  }
+  if (std::error_code error = cavs::keepPermissions(outputPath, temp->TmpName)) {
+    consumeError(temp->discard());
+    WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
+                                      << "': " << error.message() << "\n";
     return failure();
   }
   if (Error error = temp->keep(outputPath)) {
