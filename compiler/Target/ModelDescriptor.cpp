@@ -31,12 +31,16 @@ void hashBytes(uint64_t &hash, StringRef bytes) {
   }
 }
 
-/// The exclusive upper bound that `user` puts on an i32 value it reads: the
-/// rows of a lookup table, the classes of a cross-entropy label; 0 for none.
-int64_t idLimit(Operation *user) {
-  if (auto lookup = dyn_cast<LookupOp>(user))
+/// The exclusive upper bound that `use` puts on the i32 value it reads: the
+/// rows of a lookup table for its index, the classes of a cross-entropy for
+/// its label; 0 for none (an f32 pull read as the logits is not bounded).
+int64_t idLimit(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto lookup = dyn_cast<LookupOp>(user);
+      lookup && &use == &lookup.getIndexMutable())
     return cast<RankedTensorType>(lookup.getTable().getType()).getDimSize(0);
-  if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(user))
+  if (auto loss = dyn_cast<SoftmaxCrossEntropyOp>(user);
+      loss && &use == &loss.getLabelMutable())
     return cast<RankedTensorType>(loss.getLogits().getType()).getDimSize(0);
   return 0;
 }
@@ -47,8 +51,8 @@ int64_t idLimit(Operation *user) {
 llvm::StringMap<int64_t> pullLimits(VertexOp vertex) {
   llvm::StringMap<int64_t> limits;
   vertex.walk([&](PullOp pull) {
-    for (Operation *user : pull->getUsers())
-      if (int64_t limit = idLimit(user)) {
+    for (OpOperand &use : pull->getUses())
+      if (int64_t limit = idLimit(use)) {
         auto [it, inserted] = limits.try_emplace(pull.getName(), limit);
         it->second = std::min(it->second, limit);
       }

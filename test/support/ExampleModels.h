@@ -86,6 +86,7 @@ inline const std::vector<ExampleModel> &cornerCaseModels() {
        {},
        {GraphShape::Tree, GraphShape::Dag},
        CAVS_TEST_MODELS_DIR},
+      {"inputs-as-logits.cavs", {}, {GraphShape::Tree}, CAVS_TEST_MODELS_DIR},
   };
   return models;
 }
