@@ -341,5 +341,37 @@ TEST(Scheduler, HundredThousandVertexChains) {
   EXPECT_EQ(reversed.rowVertices()[n - 1], 0);
 }
 
+// Tests batches of many types: a chain of 100k vertices, each of its own
+// type, needs memory linear in vertices and types (a levels x types table
+// asked for 40 GB), and 50k one-vertex samples of 50k types take the
+// fewest-tasks policy n log n steps (picking the type by scanning all of
+// them took 2.5e9).
+TEST(Scheduler, ManyTypes) {
+  constexpr int32_t n = 100000;
+  std::vector<int32_t> arities(n, 1), types(n), children(n);
+  arities[0] = 0;
+  std::iota(types.begin(), types.end(), 0);
+  std::iota(children.begin(), children.end(), -1); // v reads v - 1
+  GraphBuilder chainBuilder(arities);
+  chainBuilder.addSample(types, children);
+  GraphBatch chain = chainBuilder.finalize();
+  Schedule levels(chain);
+  EXPECT_EQ(levels.numLevels(), n);
+  EXPECT_EQ(levels.tasks().size(), size_t(n));
+  EXPECT_EQ(levels.tasks()[n - 1].type, n - 1);
+  checkSchedule(chain, levels);
+
+  constexpr int32_t m = 50000;
+  GraphBuilder leavesBuilder(std::vector<int32_t>(m, 0));
+  for (int32_t type = m - 1; type >= 0; --type)
+    leavesBuilder.addSample({type}, {});
+  GraphBatch leaves = leavesBuilder.finalize();
+  Schedule fewest(leaves, CAVS_SCHEDULE_FEWEST_TASKS);
+  ASSERT_EQ(fewest.tasks().size(), size_t(m));
+  EXPECT_EQ(fewest.tasks()[0].type, 0);
+  EXPECT_EQ(fewest.tasks()[m - 1].type, m - 1);
+  checkSchedule(leaves, fewest);
+}
+
 } // namespace
 } // namespace cavs::test
