@@ -99,6 +99,19 @@ TEST(Optimizer, AdamBiasCorrectionDecoupledDecay) {
                {0.780110477f, -1.84349031f, 0.255183193f}});
 }
 
+// Tests Adam's first step from zero moments, lr * g / (|g| + eps) whatever
+// the betas: with 1 - beta2 taken in float it was 6.4e-6 too large.
+TEST(Optimizer, AdamFirstStepIsTheLearningRate) {
+  ParamStore params(vectorModel().desc(), 0);
+  GradStore grads(params);
+  assign(grads.values(0), {0.5f, -3.0f, 2.0f});
+  Optimizer optimizer(params, options(OptimizerKind::Adam, 1.0));
+  optimizer.step(params, grads);
+  const float expected[] = {-1.0f, 1.0f, -1.0f};
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_NEAR(params.values(0)[i], expected[i], 1.2e-7) << "element " << i;
+}
+
 // Tests global-norm clipping: gradients of norm 5 scaled to norm 1, across
 // two parameters; below the threshold nothing changes.
 TEST(Optimizer, ClipsGlobalNorm) {
