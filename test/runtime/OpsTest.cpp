@@ -535,6 +535,27 @@ TEST(OpsTest, SoftmaxCrossEntropyIsStableForLargeLogits) {
   EXPECT_FLOAT_EQ(loss, 2000.0f); // log(0) would have been infinite.
 }
 
+// Logits far from zero keep the loss to float rounding of the loss, not
+// of the logits: m, m + 1, ..., m + 7 with label 0 is 7.45834 for every m
+// (it was 7.4375 at m = 1e6 and 7 at 1e7).
+TEST(OpsTest, SoftmaxCrossEntropyIsAccurateForLargeLogits) {
+  for (float m : {1e2f, 1e4f, 1e6f, 1e7f, -1e7f}) {
+    std::vector<float> x(8);
+    for (int c = 0; c < 8; ++c)
+      x[c] = m + float(c);
+    const int32_t label = 0;
+    float loss = 0;
+    ASSERT_EQ(cavs_op_softmax_cross_entropy(1, 8, x.data(), 8, &label, 1,
+                                            &loss, 1),
+              CAVS_OK);
+    double sum = 0;
+    for (int c = 0; c < 8; ++c)
+      sum += std::exp(double(x[c]) - double(x[7]));
+    const double expected = std::log(sum) + double(x[7]) - double(x[0]);
+    EXPECT_NEAR(loss, expected, 2e-6 * expected) << "logits around " << m;
+  }
+}
+
 TEST(OpsTest, SoftmaxCrossEntropyGradMatchesReference) {
   std::mt19937 rng(18);
   for (int64_t rows : kRowCounts) {

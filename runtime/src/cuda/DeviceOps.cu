@@ -315,7 +315,7 @@ __global__ void crossEntropyKernel(int64_t rows, int64_t width,
     const float shift = rowMax<kGroup>(in, width);
     const float sum = rowShiftedExpSum<kGroup>(in, width, shift, nullptr);
     if (leader)
-      dst[r * dst_ld] = shift + logf(sum) - in[label];
+      dst[r * dst_ld] = logf(sum) - (in[label] - shift); // see Softmax.cpp
   }
 }
 
