@@ -27,6 +27,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace cavs;
@@ -86,6 +87,17 @@ cavs.model @kernels {
     cavs.push "max", %3 : tensor<f32>
     cavs.push "dot", %5 : tensor<f32>
     cavs.push "ties", %8 : tensor<f32>
+  }
+}
+)mlir";
+
+// log alone, for its special arguments.
+constexpr const char *kLog = R"mlir(
+cavs.model @kernels {
+  cavs.vertex @v arity 0 pulls {x = tensor<16xf32>} pushes {l = tensor<16xf32>} {
+    %x = cavs.pull "x" : tensor<16xf32>
+    %0 = cavs.log %x : tensor<16xf32>
+    cavs.push "l", %0 : tensor<16xf32>
   }
 }
 )mlir";
@@ -291,5 +303,38 @@ TEST(FusedKernel, KernelEndingInReductionsMatchesTheEvaluator) {
       EXPECT_TRUE(std::isnan(scalars[i][r * 2 + 1])) << "padding" << where;
     }
   }
+}
+// Tests log on subnormal, zero, negative, infinite and NaN arguments
+// besides normal ones: the polynomial approximation clamped subnormals to
+// the smallest normal float, so log(1.4e-45) was -87.34 for -103.28.
+TEST(FusedKernel, LogOfSpecialArguments) {
+  CompiledKernel compiled(kLog);
+  ASSERT_NO_FATAL_FAILURE(compiled.build(1, 1));
+  using Kernel = void (*)(int64_t, const float *, int64_t, float *, int64_t);
+  auto kernel = reinterpret_cast<Kernel>(compiled.symbol);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float denormMin = std::numeric_limits<float>::denorm_min();
+  const float normMin = std::numeric_limits<float>::min();
+  const std::vector<float> x = {denormMin, 5.04e-44f, 1e-40f, 9.99999e-39f,
+                                normMin,   std::nextafter(normMin, 0.0f),
+                                1e-30f,    0.5f,
+                                1.0f,      3.0f,
+                                1e30f,     std::numeric_limits<float>::max(),
+                                0.0f,      -0.0f,
+                                -1e-40f,   inf};
+  std::vector<float> l(x.size(), 0.0f);
+  kernel(1, x.data(), 16, l.data(), 16);
+  for (size_t i = 0; i < 12; ++i) {
+    const double expected = std::log(double(x[i]));
+    EXPECT_NEAR(l[i], expected, 4e-7 * std::abs(expected) + 1e-7)
+        << "log(" << x[i] << ")";
+  }
+  EXPECT_EQ(l[12], -inf);
+  EXPECT_EQ(l[13], -inf);
+  EXPECT_TRUE(std::isnan(l[14]));
+  EXPECT_EQ(l[15], inf);
+  const std::vector<float> nan(16, std::numeric_limits<float>::quiet_NaN());
+  kernel(1, nan.data(), 16, l.data(), 16);
+  EXPECT_TRUE(std::isnan(l[0]));
 }
 } // namespace
