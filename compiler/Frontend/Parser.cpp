@@ -22,9 +22,12 @@ public:
   explicit NestingScope(Parser &parser) : parser(parser) { ++parser.depth; }
   ~NestingScope() { --parser.depth; }
 
-  /// Reports and returns false when the nesting limit is exceeded.
+  /// Reports and returns false when the nesting limit is exceeded. The
+  /// depth also counts the outermost expression of a statement or
+  /// declaration, which is nested in nothing: 200 parentheses around it
+  /// make 200 levels, as do a vertex block and 199 blocks within it.
   bool check(llvm::SMLoc loc) {
-    if (parser.depth <= kMaxNestingDepth)
+    if (parser.depth <= kMaxNestingDepth + 1)
       return true;
     parser.diag.error(loc, "nesting depth exceeds the limit of " +
                                llvm::Twine(kMaxNestingDepth));
@@ -408,10 +411,10 @@ StmtPtr Parser::parseLoss() {
 //===----------------------------------------------------------------------===//
 
 ExprPtr Parser::limitHeight(ExprPtr expr) {
-  if (expr->getHeight() <= kMaxExpressionHeight)
+  if (expr->getHeight() <= kMaxChainOperators + 1)
     return expr;
   diag.error(expr->getLoc(), "expression is too long: more than " +
-                                 llvm::Twine(kMaxExpressionHeight) +
+                                 llvm::Twine(kMaxChainOperators) +
                                  " operators in a chain");
   return nullptr;
 }

@@ -21,12 +21,13 @@ namespace cavs {
 /// parentheses, calls, brackets, negations and blocks.
 constexpr unsigned kMaxNestingDepth = 200;
 
-/// The tallest expression tree the parser builds. Chains of binary operators
+/// The most operators on one path of an expression tree (a leaf has
+/// height 1, so the tree is at most one taller). Chains of binary operators
 /// (a flat sum of many terms) do not nest, but their trees are as tall as
 /// they are long and the later stages recurse over them; cavsc runs those on
 /// a large stack, and a longer chain could not be lowered anyway (the
 /// frontend's limit of 65,536 operations).
-constexpr unsigned kMaxExpressionHeight = 1 << 16;
+constexpr unsigned kMaxChainOperators = 1 << 16;
 
 /// Parses a token stream into a ModuleAST.
 class Parser {
