@@ -61,17 +61,24 @@ Status Vocab::save(const std::string &path) const {
   return Status();
 }
 
-Status Vocab::add(std::string_view word, int32_t &id) {
+namespace {
+/// A word is non-empty and holds no blank or NUL byte; `code` is the
+/// status of a word that does.
+Status checkWord(std::string_view word, cavs_status code) {
   if (word.empty())
-    return Status(CAVS_ERROR_INVALID_ARGUMENT, "words must not be empty");
+    return Status(code, "words must not be empty");
   if (std::any_of(word.begin(), word.end(),
                   [](char c) { return isBlank(c) || c == '\n'; }))
-    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "word '{}' contains whitespace", excerpt(word));
+    return makeError(code, "word '{}' contains whitespace", excerpt(word));
   // The C API hands words out as C strings, which would end at the NUL.
   if (word.find('\0') != std::string_view::npos)
-    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "word '{}' contains a NUL byte", excerpt(word));
+    return makeError(code, "word '{}' contains a NUL byte", excerpt(word));
+  return Status();
+}
+} // namespace
+
+Status Vocab::add(std::string_view word, int32_t &id) {
+  CAVS_RETURN_IF_ERROR(checkWord(word, CAVS_ERROR_INVALID_ARGUMENT));
   if (auto it = ids_.find(word); it != ids_.end()) {
     id = it->second;
     return Status();
@@ -103,6 +110,10 @@ Status WordMapper::create(Vocab &vocab, bool addUnknownWords, int32_t unknownId,
 }
 
 Status WordMapper::map(std::string_view word, int32_t &id) {
+  // The word comes from the file being read: one no vocabulary can hold (a
+  // NUL byte in it) is an error of the input, whether it would be added or
+  // looked up.
+  CAVS_RETURN_IF_ERROR(checkWord(word, CAVS_ERROR_PARSE));
   if (addUnknownWords_)
     return vocab_->add(word, id);
   id = vocab_->lookup(word);

@@ -55,7 +55,8 @@ public:
   /// unseen words are added.
   static Status create(Vocab &vocab, bool addUnknownWords, int32_t unknownId,
                        WordMapper &out);
-  /// The id of `word` under the policy.
+  /// The id of `word` under the policy; a word no vocabulary can hold is a
+  /// CAVS_ERROR_PARSE of the file it was read from.
   Status map(std::string_view word, int32_t &id);
 
 private:
