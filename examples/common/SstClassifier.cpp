@@ -178,6 +178,7 @@ int train(const SstModel &spec, const Options &options) {
   EpochPlan plan;
   plan.unit = {"loss/tree", /*perSample=*/true};
   plan.dataFlags = "--data, --synthetic, --loss";
+  plan.weightDecayScale = options.batchSize;
   plan.vocabulary = vocabFingerprint(data.vocab);
   plan.metrics = &metrics;
   plan.startEpoch = [&] { trainRoots = devRoots = Accuracy(); };

@@ -136,7 +136,8 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     std::printf("resumed %s after epoch %d (best so far: epoch %d); the "
                 "run's lr %g, clip %g, weight decay %g\n",
                 options.resume.c_str(), state.epoch, state.bestEpoch,
-                run.learning_rate, run.clip_norm, run.weight_decay);
+                run.learning_rate, run.clip_norm,
+                run.weight_decay / plan.weightDecayScale);
     if (plan.metrics)
       plan.metrics->continueAfter(state.epoch);
   }

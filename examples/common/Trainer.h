@@ -125,6 +125,10 @@ struct EpochPlan {
   /// The app's flags that decide the training samples besides --max-train,
   /// for the messages of a refused --resume.
   std::string dataFlags = "--data, --synthetic";
+  /// The optimizer's weight decay per unit of the app's --wd (the SST apps
+  /// decay the summed gradient by wd x batch), so that a resumed run's line
+  /// quotes the --wd the run was started with.
+  double weightDecayScale = 1;
   /// vocabFingerprint of the vocabulary that gave the samples their word
   /// ids, kept in the checkpoints (RunState::vocabulary); 0: none.
   uint64_t vocabulary = 0;

@@ -124,6 +124,16 @@ class Checker:
         if any("lr 123" in line for line in said) or "the run's lr " not in rest:
             self.failures.append("the resumed run does not print the run's "
                                  "learning rate, or prints --lr 123")
+        # The run's weight decay in the banner's terms (--wd), where the
+        # first run's banner states one.
+        started = re.search(r"weight decay ([0-9.e+-]+)", full)
+        resumed = re.search(r"the run's lr .* weight decay ([0-9.e+-]+)", rest)
+        if started and (not resumed or
+                        float(resumed.group(1)) != float(started.group(1))):
+            self.failures.append(
+                f"the resumed run's weight decay "
+                f"{resumed.group(1) if resumed else '(none)'} is not the "
+                f"--wd {started.group(1)} the run started with")
         full_epochs, full_after = figures(full.replace("full.ckpt", "X"))
         rest_epochs, rest_after = figures(rest.replace("part.ckpt", "X"))
         if sorted(rest_epochs) != list(range(2, EPOCHS + 1)):
