@@ -10,6 +10,7 @@
 #include "checkpoint/Format.h"
 
 #include <cstring>
+#include <string_view>
 
 namespace cavs::ckpt {
 
@@ -22,7 +23,18 @@ Status readInputFile(const std::string &path, InputFile &out) {
       std::memcmp(bytes.data.get(), checkpoint::kMagic,
                   sizeof checkpoint::kMagic) == 0)
     return checkpoint::parseCheckpoint(path, bytes, out.checkpoint.emplace());
-  return safetensors::parseFile(path, bytes, out.safetensors.emplace());
+  Status parsed = safetensors::parseFile(path, bytes, out.safetensors.emplace());
+  // A damaged checkpoint lands here too: say why it was read as safetensors.
+  constexpr std::string_view kSuffix = ".safetensors";
+  const bool named = path.size() >= kSuffix.size() &&
+                     path.compare(path.size() - kSuffix.size(), kSuffix.size(),
+                                  kSuffix) == 0;
+  if (!parsed.ok() && !named)
+    return Status(parsed.code(),
+                  parsed.message() +
+                      " (it does not start with the checkpoint magic "
+                      "'CAVSCKPT', so it was read as a safetensors file)");
+  return parsed;
 }
 
 } // namespace cavs::ckpt
