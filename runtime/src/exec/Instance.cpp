@@ -76,7 +76,7 @@ Status ModelInstance::create(const cavs_model_def &def, uint64_t seed,
                      instance.name());
   }
   CAVS_RETURN_IF_ERROR(cpu::initGemmEngine());
-  initKernelThreads();
+  CAVS_RETURN_IF_ERROR(initKernelThreads());
   // The tables point into heap buffers, which the move does not relocate.
   out = std::move(instance);
   return Status();

@@ -1,9 +1,11 @@
 //===- Threads.cpp - the process-wide kernel thread count -----------------===//
 //
 // The count behind cavs_set_num_threads and cavs_num_threads, and its lazy
-// default: a valid $CAVS_NUM_THREADS (a decimal integer in [1,
-// CAVS_MAX_THREADS]), else the number of cores (1 when the system cannot
-// start them).
+// default: $CAVS_NUM_THREADS (a decimal integer in [1, CAVS_MAX_THREADS])
+// when it is set, else the number of cores (1 when the system cannot start
+// them). A $CAVS_NUM_THREADS that is not such an integer, or asks for more
+// threads than the system starts, fails instance creation, as a bad
+// $CAVS_GEMM does.
 // The count sizes the pool (support/ThreadPool.h) of the ops, which also
 // splits the matrix products (the GEMM engines run on the calling thread
 // only), and of the optimizer steps.
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -27,20 +30,11 @@ namespace cavs::runtime {
 namespace {
 
 std::once_flag defaultApplied;
+/// Why $CAVS_NUM_THREADS was not applied, reported by instance creation
+/// until cavs_set_num_threads sets a count; guarded by statusMutex.
+Status defaultStatus;
+std::mutex statusMutex;
 std::atomic<int32_t> currentThreads{1};
-
-/// $CAVS_NUM_THREADS when it is an integer in [1, CAVS_MAX_THREADS], else 0.
-int32_t threadsFromEnvironment() {
-  const char *text = std::getenv("CAVS_NUM_THREADS");
-  if (!text || *text < '0' || *text > '9')
-    return 0;
-  char *end = nullptr;
-  errno = 0;
-  const long long value = std::strtoll(text, &end, 10);
-  if (errno != 0 || *end != '\0' || value < 1 || value > CAVS_MAX_THREADS)
-    return 0;
-  return static_cast<int32_t>(value);
-}
 
 /// Resizes the pool, then records the count (the pool keeps its size when
 /// it cannot start the threads, and so does the count).
@@ -49,19 +43,66 @@ void applyThreads(int32_t threads) {
   currentThreads = threads;
 }
 
+/// The number of cores, in [1, CAVS_MAX_THREADS].
+int32_t coreCount() {
+  return std::clamp<int32_t>(
+      static_cast<int32_t>(std::thread::hardware_concurrency()), 1,
+      CAVS_MAX_THREADS);
+}
+
+/// Applies `threads`; false, with the system's reason in `error` when
+/// given, when they cannot be started.
+bool tryApply(int32_t threads, std::string *error) {
+  try {
+    applyThreads(threads);
+    return true;
+  } catch (const std::system_error &failure) {
+    if (error)
+      *error = failure.code().message();
+    return false;
+  }
+}
+
+/// The default from $CAVS_NUM_THREADS (`text`, set), or why it cannot be.
+Status applyFromEnvironment(const char *text) {
+  char *end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*text < '0' || *text > '9' || errno != 0 || *end != '\0' ||
+      value < 1 || value > CAVS_MAX_THREADS) {
+    tryApply(coreCount(), nullptr);
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "$CAVS_NUM_THREADS is '{}'; expected an integer in "
+                     "[1, {}]",
+                     text, CAVS_MAX_THREADS);
+  }
+  std::string error;
+  if (tryApply(static_cast<int32_t>(value), &error))
+    return Status();
+  tryApply(coreCount(), nullptr);
+  return makeError(CAVS_ERROR_OUT_OF_MEMORY,
+                   "$CAVS_NUM_THREADS: cannot start {} kernel threads: {}; "
+                   "the count is {}",
+                   value, error, currentThreads.load());
+}
+
 } // namespace
 
-void initKernelThreads() {
+Status initKernelThreads() {
   std::call_once(defaultApplied, [] {
-    int32_t threads = threadsFromEnvironment();
-    if (threads == 0)
-      threads = static_cast<int32_t>(std::thread::hardware_concurrency());
-    try {
-      applyThreads(std::clamp<int32_t>(threads, 1, CAVS_MAX_THREADS));
-    } catch (const std::system_error &) {
-      // The pool stays at the calling thread alone, and the count at 1.
+    // Like $CAVS_GEMM, a value that cannot be applied is an error, not a
+    // count silently other than the one asked for (the cores' is kept).
+    const char *text = std::getenv("CAVS_NUM_THREADS");
+    if (!text || !*text) {
+      tryApply(coreCount(), nullptr); // else the count stays 1
+      return;
     }
+    Status status = applyFromEnvironment(text);
+    std::lock_guard<std::mutex> lock(statusMutex);
+    defaultStatus = std::move(status);
   });
+  std::lock_guard<std::mutex> lock(statusMutex);
+  return defaultStatus;
 }
 
 Status setKernelThreads(int32_t threads) {
@@ -69,7 +110,7 @@ Status setKernelThreads(int32_t threads) {
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "the number of threads must be in [1, {}], not {}",
                      CAVS_MAX_THREADS, threads);
-  initKernelThreads();
+  (void)initKernelThreads(); // a failed default is overridden here
   try {
     applyThreads(threads);
   } catch (const std::system_error &error) {
@@ -77,11 +118,13 @@ Status setKernelThreads(int32_t threads) {
                      "cannot start {} kernel threads: {}; the count stays {}",
                      threads, error.code().message(), currentThreads.load());
   }
+  std::lock_guard<std::mutex> lock(statusMutex);
+  defaultStatus = Status();
   return Status();
 }
 
 int32_t kernelThreads() {
-  initKernelThreads();
+  (void)initKernelThreads(); // instance creation reports a failed default
   return currentThreads;
 }
 

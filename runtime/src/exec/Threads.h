@@ -3,8 +3,8 @@
 // The CPU ops of the generated code, its fused kernels and matrix products
 // included, and the optimizer steps run on the threads of the pool
 // (support/ThreadPool.h). Their number is process-wide: $CAVS_NUM_THREADS
-// or the number of cores by default, applied when the first model instance
-// is created, and changed by cavs_set_num_threads.
+// or the number of cores by default, applied at the first instance creation
+// or thread call, and changed by cavs_set_num_threads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_EXEC_THREADS_H
@@ -17,8 +17,11 @@
 namespace cavs::runtime {
 
 /// Applies the default thread count to the pool, once per process (later
-/// calls do nothing); cavs_set_num_threads overrides it.
-void initKernelThreads();
+/// calls return the first one's status); cavs_set_num_threads overrides
+/// it. Fails when $CAVS_NUM_THREADS is set but is no integer in [1,
+/// CAVS_MAX_THREADS] (the count is then 1) or more threads than the system
+/// starts (the count is then the cores', or 1).
+Status initKernelThreads();
 
 /// Sets the count (cavs_set_num_threads); at least 1.
 Status setKernelThreads(int32_t threads);
