@@ -392,6 +392,10 @@ TEST_F(EdgeListLoader, VertexLines) {
                 "attributes");
   expectFailure("types 0\nattributes a\nsample 1\n0 0 x\n", CAVS_ERROR_PARSE,
                 "4:5:", "expected an attribute but found 'x'");
+  expectFailure("types 0\nattributes a\nsample 1\n0 0 2147483648\n",
+                CAVS_ERROR_PARSE, "4:5:",
+                "expected an attribute but found '2147483648', which is out "
+                "of the int32 range");
 }
 
 TEST_F(EdgeListLoader, TruncatedSample) {

@@ -11,6 +11,8 @@
 #include "graph/TextFile.h"
 #include "support/Excerpt.h"
 
+#include <charconv>
+
 namespace cavs::runtime {
 
 namespace {
@@ -49,6 +51,14 @@ private:
                  int32_t &value) const {
     if (parseInt32(token, value))
       return Status();
+    int32_t ignored;
+    const char *end = token.data() + token.size();
+    if (auto [ptr, ec] = std::from_chars(token.data(), end, ignored);
+        ec == std::errc::result_out_of_range && ptr == end)
+      return file_.errorAt(tokens.column(token),
+                           "expected {} but found '{}', which is out of the "
+                           "int32 range",
+                           what, excerpt(token));
     return file_.errorAt(tokens.column(token), "expected {} but found '{}'",
                          what, excerpt(token));
   }
