@@ -33,7 +33,7 @@ struct Staged {
   std::vector<float> values;
 };
 
-/// Whether `fields` is word2vec's header line "count dim".
+/// Whether `fields` are two integers, as word2vec's header "count dim".
 bool parseHeader(const std::vector<std::string_view> &fields, int64_t &count,
                  int64_t &dim) {
   auto integer = [](std::string_view text, int64_t &value) {
@@ -42,7 +42,7 @@ bool parseHeader(const std::vector<std::string_view> &fields, int64_t &count,
     return ec == std::errc() && ptr == end;
   };
   return fields.size() == 2 && integer(fields[0], count) &&
-         integer(fields[1], dim) && count >= 0 && dim > 0;
+         integer(fields[1], dim);
 }
 
 /// Reads the lines of a vector file into Staged.
@@ -86,7 +86,14 @@ private:
     if (fields_.empty())
       return error(CAVS_ERROR_PARSE, 0,
                    "blank line; expected a word and {} values", columns_);
+    // Two integers on the first line are word2vec's header, a malformed
+    // one if either is out of range.
     if (lineNumber_ == 1 && parseHeader(fields_, announced_, dim_)) {
+      if (announced_ < 0 || dim_ < 1)
+        return error(CAVS_ERROR_PARSE, 0,
+                     "the word2vec header '{} {}' needs a vector count >= 0 "
+                     "and a dimension >= 1",
+                     announced_, dim_);
       report_.word2vec_header = 1;
       return checkDim();
     }
