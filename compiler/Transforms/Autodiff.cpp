@@ -7,14 +7,27 @@
 // gradients; each op's rule (AdjointOpInterface, in dialects/) says what
 // its gradients are.
 //
+// A push's gradient is zero where the app sets none, and 0 · ∞ is NaN: a
+// pushed exp(h) that overflowed turned the parameter gradients into NaN
+// although no loss reads it. So a zero output gradient contributes
+// nothing, not 0 · f'(x): the pass tracks which contributions derive from
+// push gradients alone (their "pushes"), and where such a contribution,
+// once a rule has multiplied it, meets another or reaches a sink of ∂F
+// (child_grad, pull_grad, param_grad, ...), it is masked, per vertex, to
+// zero when those pushes' gradient rows are all zero (cavs.relu_grad
+// selects, so the NaN does not pass). The raw push gradient needs no mask,
+// so a pushed state (h_new) costs nothing.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/Passes.h"
 
 #include "dialects/AdjointContext.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace cavs {
 #define GEN_PASS_DEF_CAVSAUTODIFF
@@ -25,6 +38,25 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
+/// Where a gradient comes from: the pushes whose gradients alone it derives
+/// from (none: it also derives from a loss or a parent's state gradient),
+/// and whether it is still a raw push gradient (or a sum of them), which is
+/// zero, never NaN, where the app set none.
+struct Origin {
+  SmallVector<StringRef, 1> pushes; // sorted, unique
+  bool raw = false;
+
+  bool clean() const { return pushes.empty(); }
+  /// Whether a zero push gradient may have become NaN in it.
+  bool needsMask() const { return !clean() && !raw; }
+};
+
+/// A gradient (or a contribution to one) and its origin.
+struct Gradient {
+  Value value;
+  Origin origin;
+};
+
 /// Builds the backward region of one vertex function; each op of F adds
 /// its part through its AdjointOpInterface.
 class AdjointBuilder : public AdjointContext {
@@ -40,31 +72,104 @@ public:
   void accumulate(Value value, Value gradient) override;
 
 private:
-  /// The sum of all contributions to the gradient of `value`, or null.
-  Value takeGradient(Value value);
+  /// The sum of all contributions to the gradient of `value` (a null
+  /// value when there are none).
+  Gradient takeGradient(Value value);
   LogicalResult differentiate(Operation *op);
+  /// `value`, or zeros in the rows whose gradients of `pushes` are all zero.
+  Value mask(Value value, ArrayRef<StringRef> pushes);
+  /// Masks the float operands of the sinks among `ops` (the ops a rule
+  /// built under `current`, a push origin) that need it.
+  void maskSinks(iterator_range<Block::iterator> ops);
 
   VertexOp vertex;
   /// Values that depend on a parameter, an f32 pull or a gather.
   llvm::DenseSet<Value> differentiable;
-  llvm::DenseMap<Value, SmallVector<Value, 2>> contributions;
+  llvm::DenseMap<Value, SmallVector<Gradient, 2>> contributions;
+  /// The origin of what the rule being built contributes.
+  Origin current;
+  /// Each push's gradient, and per vertex 1 where its row is not all
+  /// zero (else 0), made at the first mask that needs it.
+  llvm::StringMap<Value> pushGradients, pushGiven;
 };
 } // namespace
 
 void AdjointBuilder::accumulate(Value value, Value gradient) {
   if (differentiable.contains(value))
-    contributions[value].push_back(gradient);
+    contributions[value].push_back({gradient, current});
 }
 
-Value AdjointBuilder::takeGradient(Value value) {
+Value AdjointBuilder::mask(Value value, ArrayRef<StringRef> pushes) {
+  Value given;
+  for (StringRef name : pushes) {
+    Value &flag = pushGiven[name];
+    if (!flag) {
+      // 1 - (g == 0), at most 1: 1 in a row with a nonzero (or NaN) element.
+      Value g = pushGradients.lookup(name);
+      Value nonzero = binary<SubOp>(scalar(1.0f), binary<EqualOp>(g, scalar(0.0f)));
+      flag = cast<RankedTensorType>(g.getType()).getRank() == 0
+                 ? nonzero
+                 : create<ReduceMaxOp>(nonzero).getResult();
+    }
+    given = given ? binary<AddOp>(given, flag) : flag;
+  }
+  if (given.getType() != value.getType())
+    given = binary<AddOp>(given, zeros(value.getType()));
+  return create<ReluGradOp>(given, value);
+}
+
+Gradient AdjointBuilder::takeGradient(Value value) {
   auto it = contributions.find(value);
   if (it == contributions.end())
-    return nullptr;
-  SmallVector<Value, 2> parts = std::move(it->second);
+    return {};
+  SmallVector<Gradient, 2> parts = std::move(it->second);
   contributions.erase(it);
   if (parts.size() == 1)
     return parts.front();
-  return builder.create<SumOp>(loc, parts);
+  // Parts of one origin are summed as they are; otherwise each part that a
+  // zero push gradient may have made NaN is masked first.
+  const bool sameOrigin = llvm::all_of(parts, [&](const Gradient &part) {
+    return part.origin.pushes == parts.front().origin.pushes;
+  });
+  Origin merged;
+  merged.raw = llvm::all_of(parts, [](const Gradient &part) {
+    return part.origin.raw;
+  });
+  const bool anyClean = llvm::any_of(
+      parts, [](const Gradient &part) { return part.origin.clean(); });
+  SmallVector<Value, 2> values;
+  for (Gradient &part : parts) {
+    if (!sameOrigin && part.origin.needsMask())
+      part.value = mask(part.value, part.origin.pushes);
+    values.push_back(part.value);
+    if (!anyClean)
+      merged.pushes.append(part.origin.pushes);
+  }
+  if (anyClean) {
+    merged.raw = false;
+  } else {
+    llvm::sort(merged.pushes);
+    merged.pushes.erase(std::unique(merged.pushes.begin(), merged.pushes.end()),
+                        merged.pushes.end());
+  }
+  return {builder.create<SumOp>(loc, values), merged};
+}
+
+void AdjointBuilder::maskSinks(iterator_range<Block::iterator> ops) {
+  for (Operation &op : llvm::make_early_inc_range(ops)) {
+    // A raw gradient only needs a mask where a sink multiplies it by a
+    // forward value (an outer product: 0 · ∞ is NaN).
+    if (!hasEffect<MemoryEffects::Write>(&op) ||
+        (current.raw && !isa<ParamGradOuterOp>(op)))
+      continue;
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(&op);
+    for (OpOperand &operand : op.getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (type && type.getElementType().isF32())
+        operand.set(mask(operand.get(), current.pushes));
+    }
+  }
 }
 
 LogicalResult AdjointBuilder::run() {
@@ -104,20 +209,66 @@ LogicalResult AdjointBuilder::run() {
 }
 
 LogicalResult AdjointBuilder::differentiate(Operation *op) {
-  SmallVector<Value> gradients;
-  bool any = false;
-  for (Value result : op->getResults()) {
-    gradients.push_back(takeGradient(result));
-    any |= gradients.back() != nullptr;
-  }
+  SmallVector<Gradient> taken;
+  for (Value result : op->getResults())
+    taken.push_back(takeGradient(result));
+  auto present = llvm::make_filter_range(
+      taken, [](const Gradient &gradient) { return bool(gradient.value); });
   // An op with results takes part only when one of them has a gradient;
   // outputs (scatter, push, loss) have none and seed the gradients.
   auto adjoint = dyn_cast<AdjointOpInterface>(op);
-  if (!any && (!adjoint || op->getNumResults() != 0))
+  if (present.empty() && (!adjoint || op->getNumResults() != 0))
     return success();
   if (!adjoint)
     return op->emitOpError("has no gradient rule");
-  return adjoint.buildAdjoint(*this, gradients);
+
+  // What the rule contributes derives from its results' gradients: from
+  // the pushes they share, or, when their origins differ, from clean
+  // gradients once the others are masked. A push seeds its own, raw; a
+  // rule that only adds, moves or multiplies by parameters keeps a zero
+  // gradient zero, so raw stays raw.
+  current = Origin();
+  if (auto push = dyn_cast<PushOp>(op)) {
+    current.pushes = {push.getName()};
+    current.raw = true;
+  } else if (!present.empty()) {
+    const Origin &first = (*present.begin()).origin;
+    const bool sameOrigin = llvm::all_of(present, [&](const Gradient &g) {
+      return g.origin.pushes == first.pushes;
+    });
+    if (sameOrigin) {
+      current.pushes = first.pushes;
+      current.raw =
+          isa<AddOp, SubOp, NegOp, SumOp, SplitOp, ConcatOp, SliceOp, PadOp,
+              ReduceSumOp, MatmulOp>(op) &&
+          llvm::all_of(present,
+                       [](const Gradient &g) { return g.origin.raw; });
+    } else {
+      for (Gradient &gradient : taken)
+        if (gradient.value && gradient.origin.needsMask())
+          gradient.value = mask(gradient.value, gradient.origin.pushes);
+    }
+  }
+  SmallVector<Value> gradients;
+  for (const Gradient &gradient : taken)
+    gradients.push_back(gradient.value);
+
+  Block &block = *builder.getInsertionBlock();
+  Operation *last = block.empty() ? nullptr : &block.back();
+  if (failed(adjoint.buildAdjoint(*this, gradients)))
+    return failure();
+  auto built = llvm::make_range(last ? std::next(last->getIterator())
+                                     : block.begin(),
+                                block.end());
+  if (auto push = dyn_cast<PushOp>(op)) {
+    for (Operation &seed : built)
+      if (auto gradient = dyn_cast<PushGradOp>(seed))
+        pushGradients[push.getName()] = gradient.getResult();
+  } else if (!current.clean()) {
+    maskSinks(built);
+  }
+  current = Origin();
+  return success();
 }
 
 namespace {

@@ -136,7 +136,8 @@ cavs.model @math {
 // CHECK-NEXT:   %[[DP:.*]] = cavs.sum %[[DPE]], %[[DPM]] : tensor<3xf32>
 // CHECK-NEXT:   %[[SIG:.*]] = cavs.sigmoid %{{.*}} : tensor<3xf32>
 // CHECK-NEXT:   %[[DX:.*]] = cavs.mul %[[DP]], %[[SIG]] : tensor<3xf32>
-// CHECK-NEXT:   cavs.pull_grad "x", %[[DX]] : tensor<3xf32>
+// CHECK:        %[[MASKED:.*]] = cavs.relu_grad %{{.*}}, %[[DX]] : tensor<3xf32>
+// CHECK-NEXT:   cavs.pull_grad "x", %[[MASKED]] : tensor<3xf32>
 // CHECK-NEXT: }
 cavs.model @scalars {
   cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {c = tensor<2xf32>} {
@@ -151,14 +152,24 @@ cavs.model @scalars {
 
 // -----
 
-// sqrt: dy / (2 y).
+// sqrt: dy / (2 y). Only a push reads y, so its gradient is masked where it
+// leaves ∂F: per vertex, zero while the push's gradient row is all zero
+// (0 / (2 sqrt(0)) is NaN).
 // CHECK-LABEL: cavs.model @sqrt
 // CHECK:      cavs.backward {
 // CHECK-NEXT:   %[[DY:.*]] = cavs.push_grad "y" : tensor<3xf32>
 // CHECK-NEXT:   %[[TWO:.*]] = cavs.constant dense<2.000000e+00> : tensor<f32>
 // CHECK-NEXT:   %[[TWICE:.*]] = cavs.mul %[[TWO]], %[[Y:.*]] : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
 // CHECK-NEXT:   %[[DX:.*]] = cavs.div %[[DY]], %[[TWICE]] : tensor<3xf32>
-// CHECK-NEXT:   cavs.pull_grad "x", %[[DX]] : tensor<3xf32>
+// CHECK-NEXT:   %[[ZERO:.*]] = cavs.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[ISZERO:.*]] = cavs.equal %[[DY]], %[[ZERO]] : tensor<3xf32>, tensor<f32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[ONE:.*]] = cavs.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:   %[[NONZERO:.*]] = cavs.sub %[[ONE]], %[[ISZERO]] : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[GIVEN:.*]] = cavs.reduce_max %[[NONZERO]] : tensor<3xf32>
+// CHECK-NEXT:   %[[ZEROS:.*]] = cavs.constant dense<0.000000e+00> : tensor<3xf32>
+// CHECK-NEXT:   %[[ROWS:.*]] = cavs.add %[[GIVEN]], %[[ZEROS]] : tensor<f32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK-NEXT:   %[[MASKED:.*]] = cavs.relu_grad %[[ROWS]], %[[DX]] : tensor<3xf32>
+// CHECK-NEXT:   cavs.pull_grad "x", %[[MASKED]] : tensor<3xf32>
 // CHECK-NEXT: }
 cavs.model @sqrt {
   cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {y = tensor<3xf32>} {
@@ -183,5 +194,37 @@ cavs.model @done state tensor<2xf32> {
     cavs.backward {
       cavs.child_grad 0, %s : tensor<2xf32>
     }
+  }
+}
+
+// -----
+
+// A push's gradient, once a rule has multiplied it, is masked where it meets
+// the loss's gradient: zero in the vertices whose gradient row of the push
+// is all zero, so that 0 * exp(h) = 0 * inf is no NaN. The pushed h itself,
+// merged raw (only added), needs no mask.
+// CHECK-LABEL: cavs.model @pushed_overflow
+// CHECK:        cavs.backward {
+// CHECK-NEXT:   %[[G:.*]] = cavs.push_grad "e" : tensor<2xf32>
+// CHECK-NEXT:   %[[GE:.*]] = cavs.mul %[[G]], %{{.*}} : tensor<2xf32>
+// CHECK-NEXT:   %[[HRAW:.*]] = cavs.push_grad "h" : tensor<2xf32>
+// CHECK:        %[[LOSS:.*]] = cavs.add %{{.*}}, %{{.*}} : tensor<2xf32>, tensor<f32> -> tensor<2xf32>
+// CHECK:        %[[ROWS:.*]] = cavs.add %{{.*}}, %{{.*}} : tensor<f32>, tensor<2xf32> -> tensor<2xf32>
+// CHECK-NEXT:   %[[MASKED:.*]] = cavs.relu_grad %[[ROWS]], %[[GE]] : tensor<2xf32>
+// CHECK-NEXT:   %[[DH:.*]] = cavs.sum %[[MASKED]], %[[HRAW]], %[[LOSS]] : tensor<2xf32>
+// CHECK-NEXT:   %{{.*}} = cavs.matmul %{{.*}}, %[[DH]] {transpose_lhs}
+// CHECK-NEXT:   cavs.param_grad_outer @W, %[[DH]], %{{.*}}
+// CHECK-NOT:    cavs.relu_grad
+cavs.model @pushed_overflow {
+  cavs.param @W : tensor<2x2xf32> init xavier
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {e = tensor<2xf32>, h = tensor<2xf32>} {
+    %x = cavs.pull "x" : tensor<2xf32>
+    %w = cavs.param_ref @W : tensor<2x2xf32>
+    %h = cavs.matmul %w, %x : tensor<2x2xf32>, tensor<2xf32> -> tensor<2xf32>
+    %s = cavs.reduce_sum %h : tensor<2xf32>
+    cavs.loss %s : tensor<f32>
+    cavs.push "h", %h : tensor<2xf32>
+    %e = cavs.exp %h : tensor<2xf32>
+    cavs.push "e", %e : tensor<2xf32>
   }
 }
