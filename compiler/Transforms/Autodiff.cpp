@@ -106,7 +106,8 @@ Value AdjointBuilder::mask(Value value, ArrayRef<StringRef> pushes) {
     if (!flag) {
       // 1 - (g == 0), at most 1: 1 in a row with a nonzero (or NaN) element.
       Value g = pushGradients.lookup(name);
-      Value nonzero = binary<SubOp>(scalar(1.0f), binary<EqualOp>(g, scalar(0.0f)));
+      Value nonzero =
+          binary<SubOp>(scalar(1.0f), binary<EqualOp>(g, scalar(0.0f)));
       flag = cast<RankedTensorType>(g.getType()).getRank() == 0
                  ? nonzero
                  : create<ReduceMaxOp>(nonzero).getResult();
@@ -132,9 +133,8 @@ Gradient AdjointBuilder::takeGradient(Value value) {
     return part.origin.pushes == parts.front().origin.pushes;
   });
   Origin merged;
-  merged.raw = llvm::all_of(parts, [](const Gradient &part) {
-    return part.origin.raw;
-  });
+  merged.raw =
+      llvm::all_of(parts, [](const Gradient &part) { return part.origin.raw; });
   const bool anyClean = llvm::any_of(
       parts, [](const Gradient &part) { return part.origin.clean(); });
   SmallVector<Value, 2> values;
@@ -241,8 +241,7 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
       current.raw =
           isa<AddOp, SubOp, NegOp, SumOp, SplitOp, ConcatOp, SliceOp, PadOp,
               ReduceSumOp, MatmulOp>(op) &&
-          llvm::all_of(present,
-                       [](const Gradient &g) { return g.origin.raw; });
+          llvm::all_of(present, [](const Gradient &g) { return g.origin.raw; });
     } else {
       for (Gradient &gradient : taken)
         if (gradient.value && gradient.origin.needsMask())
@@ -257,9 +256,8 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
   Operation *last = block.empty() ? nullptr : &block.back();
   if (failed(adjoint.buildAdjoint(*this, gradients)))
     return failure();
-  auto built = llvm::make_range(last ? std::next(last->getIterator())
-                                     : block.begin(),
-                                block.end());
+  auto built = llvm::make_range(
+      last ? std::next(last->getIterator()) : block.begin(), block.end());
   if (auto push = dyn_cast<PushOp>(op)) {
     for (Operation &seed : built)
       if (auto gradient = dyn_cast<PushGradOp>(seed))

@@ -315,13 +315,13 @@ TEST(FusedKernel, LogOfSpecialArguments) {
   const float inf = std::numeric_limits<float>::infinity();
   const float denormMin = std::numeric_limits<float>::denorm_min();
   const float normMin = std::numeric_limits<float>::min();
-  const std::vector<float> x = {denormMin, 5.04e-44f, 1e-40f, 9.99999e-39f,
-                                normMin,   std::nextafter(normMin, 0.0f),
-                                1e-30f,    0.5f,
-                                1.0f,      3.0f,
-                                1e30f,     std::numeric_limits<float>::max(),
-                                0.0f,      -0.0f,
-                                -1e-40f,   inf};
+  const std::vector<float> x = {
+      denormMin,    5.04e-44f, 1e-40f,
+      9.99999e-39f, normMin,   std::nextafter(normMin, 0.0f),
+      1e-30f,       0.5f,      1.0f,
+      3.0f,         1e30f,     std::numeric_limits<float>::max(),
+      0.0f,         -0.0f,     -1e-40f,
+      inf};
   std::vector<float> l(x.size(), 0.0f);
   kernel(1, x.data(), 16, l.data(), 16);
   for (size_t i = 0; i < 12; ++i) {

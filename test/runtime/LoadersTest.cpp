@@ -146,8 +146,8 @@ TEST_F(SstLoader, NotBinarized) {
                    "1:6:", "a node cannot have both a word and subtrees");
   expectParseError("(2 a b)\n",
                    "1:6:", "unexpected word 'b'; a leaf has exactly 1 word");
-  expectParseError(std::string("(2 a\0b)\n", 9), "1:4:",
-                   "word 'a\\x00b' contains a NUL byte");
+  expectParseError(std::string("(2 a\0b)\n", 9),
+                   "1:4:", "word 'a\\x00b' contains a NUL byte");
 }
 
 TEST_F(SstLoader, TextOutsideTheTree) {
@@ -310,9 +310,9 @@ TEST_F(SentenceLoader, NulByteInAWord) {
   expectError([&] { loadSentenceChains(path, vocab); }, CAVS_ERROR_PARSE,
               {path + ":2:3: word 'ab\\x00cd' contains a NUL byte"});
   // Also with a fixed vocabulary, where it would have become unknown.
-  expectError(
-      [&] { loadSentenceChains(path, vocab, WordPolicy::mapTo(-1)); },
-      CAVS_ERROR_PARSE, {path + ":2:3: word 'ab\\x00cd' contains a NUL byte"});
+  expectError([&] { loadSentenceChains(path, vocab, WordPolicy::mapTo(-1)); },
+              CAVS_ERROR_PARSE,
+              {path + ":2:3: word 'ab\\x00cd' contains a NUL byte"});
 }
 
 //===----------------------------------------------------------------------===//

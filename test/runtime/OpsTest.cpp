@@ -545,9 +545,9 @@ TEST(OpsTest, SoftmaxCrossEntropyIsAccurateForLargeLogits) {
       x[c] = m + float(c);
     const int32_t label = 0;
     float loss = 0;
-    ASSERT_EQ(cavs_op_softmax_cross_entropy(1, 8, x.data(), 8, &label, 1,
-                                            &loss, 1),
-              CAVS_OK);
+    ASSERT_EQ(
+        cavs_op_softmax_cross_entropy(1, 8, x.data(), 8, &label, 1, &loss, 1),
+        CAVS_OK);
     double sum = 0;
     for (int c = 0; c < 8; ++c)
       sum += std::exp(double(x[c]) - double(x[7]));

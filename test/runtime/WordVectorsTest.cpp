@@ -196,8 +196,7 @@ TEST_F(WordVectors, ErrorsChangeNothing) {
   expectFailure(write("count.txt", "3 4\n" + good, false), CAVS_ERROR_PARSE,
                 {"count.txt:1: the word2vec header announces 3 vectors but "
                  "the file has 2"});
-  expectFailure(write("negative.txt", "-1 4\n" + good, false),
-                CAVS_ERROR_PARSE,
+  expectFailure(write("negative.txt", "-1 4\n" + good, false), CAVS_ERROR_PARSE,
                 {"negative.txt:1: the word2vec header '-1 4' needs a vector "
                  "count >= 0 and a dimension >= 1"});
   expectFailure(write("empty.txt", "", true), CAVS_ERROR_PARSE,

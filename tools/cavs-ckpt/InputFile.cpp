@@ -23,12 +23,13 @@ Status readInputFile(const std::string &path, InputFile &out) {
       std::memcmp(bytes.data.get(), checkpoint::kMagic,
                   sizeof checkpoint::kMagic) == 0)
     return checkpoint::parseCheckpoint(path, bytes, out.checkpoint.emplace());
-  Status parsed = safetensors::parseFile(path, bytes, out.safetensors.emplace());
+  Status parsed =
+      safetensors::parseFile(path, bytes, out.safetensors.emplace());
   // A damaged checkpoint lands here too: say why it was read as safetensors.
   constexpr std::string_view kSuffix = ".safetensors";
-  const bool named = path.size() >= kSuffix.size() &&
-                     path.compare(path.size() - kSuffix.size(), kSuffix.size(),
-                                  kSuffix) == 0;
+  const bool named =
+      path.size() >= kSuffix.size() &&
+      path.compare(path.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
   if (!parsed.ok() && !named)
     return Status(parsed.code(),
                   parsed.message() +

@@ -262,7 +262,8 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
     consumeError(temp->discard());
     return failure();
   }
-  if (std::error_code error = cavs::keepPermissions(outputPath, temp->TmpName)) {
+  if (std::error_code error =
+          cavs::keepPermissions(outputPath, temp->TmpName)) {
     consumeError(temp->discard());
     WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
                                       << "': " << error.message() << "\n";

@@ -68,8 +68,8 @@ Status applyFromEnvironment(const char *text) {
   char *end = nullptr;
   errno = 0;
   const long long value = std::strtoll(text, &end, 10);
-  if (*text < '0' || *text > '9' || errno != 0 || *end != '\0' ||
-      value < 1 || value > CAVS_MAX_THREADS) {
+  if (*text < '0' || *text > '9' || errno != 0 || *end != '\0' || value < 1 ||
+      value > CAVS_MAX_THREADS) {
     tryApply(coreCount(), nullptr);
     return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                      "$CAVS_NUM_THREADS is '{}'; expected an integer in "

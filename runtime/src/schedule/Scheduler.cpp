@@ -7,9 +7,10 @@
 // each task in increasing id. Where every child precedes its parents in id
 // order (the loaders' trees), heights take one pass in id order instead.
 // CAVS_SCHEDULE_FEWEST_TASKS also simulates the greedy one-type-per-step order
-// (n log n, a heap picks the type) when some level holds several types, and keeps it when it needs
-// fewer tasks. Every pass over vertices runs in id order so the batch's arrays
-// stream through the cache; nothing is allocated per vertex.
+// (n log n, a heap picks the type) when some level holds several types, and
+// keeps it when it needs fewer tasks. Every pass over vertices runs in id order
+// so the batch's arrays stream through the cache; nothing is allocated per
+// vertex.
 //
 //===----------------------------------------------------------------------===//
 #include "schedule/Scheduler.h"
