@@ -7,16 +7,18 @@
 // gradients; each op's rule (AdjointOpInterface, in dialects/) says what
 // its gradients are.
 //
-// A push's gradient is zero where the app sets none, and 0 · ∞ is NaN: a
-// pushed exp(h) that overflowed turned the parameter gradients into NaN
-// although no loss reads it. So a zero output gradient contributes
-// nothing, not 0 · f'(x): the pass tracks which contributions derive from
-// push gradients alone (their "pushes"), and where such a contribution,
-// once a rule has multiplied it, meets another or reaches a sink of ∂F
-// (child_grad, pull_grad, param_grad, ...), it is masked, per vertex, to
-// zero when those pushes' gradient rows are all zero (cavs.relu_grad
-// selects, so the NaN does not pass). The raw push gradient needs no mask,
-// so a pushed state (h_new) costs nothing.
+// A push's gradient is zero where the app sets none, a state's where no
+// parent reads it (a root), and 0 · ∞ is NaN: a pushed exp(h) that
+// overflowed, or a root's scatter(sqrt(h * h)) at h = 0, turned the
+// parameter gradients into NaN although no loss reads them. So a zero
+// seed contributes nothing, not 0 · f'(x): the pass tracks which
+// contributions derive from such seeds alone (their "seeds"), and where
+// such a contribution, once a rule has multiplied it, meets another or
+// reaches a sink of ∂F (child_grad, pull_grad, param_grad, ...), it is
+// masked, per vertex, to zero when those seeds' rows are all zero
+// (cavs.relu_grad selects, so the NaN does not pass). A raw seed needs no
+// mask, so a pushed or scattered state that a loss also reads costs
+// nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +40,21 @@ using namespace mlir;
 using namespace cavs;
 
 namespace {
-/// Where a gradient comes from: the pushes whose gradients alone it derives
-/// from (none: it also derives from a loss or a parent's state gradient),
-/// and whether it is still a raw push gradient (or a sum of them), which is
-/// zero, never NaN, where the app set none.
+/// The seed of ∂F that the state gradient is, next to the pushes' (which
+/// are named like the pushes: no identifier starts with '<').
+constexpr StringLiteral kStateSeed = "<state>";
+
+/// Where a gradient comes from: the seeds (pushes' gradients, kStateSeed)
+/// whose values alone it derives from (none: it also derives from a loss),
+/// and whether it is still a raw seed (or a sum of them, or their images
+/// under rules that only add, move or multiply by parameters), which is
+/// zero, never NaN, where the seed is.
 struct Origin {
-  SmallVector<StringRef, 1> pushes; // sorted, unique
+  SmallVector<StringRef, 1> seeds; // sorted, unique
   bool raw = false;
 
-  bool clean() const { return pushes.empty(); }
-  /// Whether a zero push gradient may have become NaN in it.
+  bool clean() const { return seeds.empty(); }
+  /// Whether a zero seed may have become NaN in it.
   bool needsMask() const { return !clean() && !raw; }
 };
 
@@ -76,10 +83,10 @@ private:
   /// value when there are none).
   Gradient takeGradient(Value value);
   LogicalResult differentiate(Operation *op);
-  /// `value`, or zeros in the rows whose gradients of `pushes` are all zero.
-  Value mask(Value value, ArrayRef<StringRef> pushes);
+  /// `value`, or zeros in the rows where all of `seeds` are zero.
+  Value mask(Value value, ArrayRef<StringRef> seeds);
   /// Masks the float operands of the sinks among `ops` (the ops a rule
-  /// built under `current`, a push origin) that need it.
+  /// built under `current`, a seed origin) that need it.
   void maskSinks(iterator_range<Block::iterator> ops);
 
   VertexOp vertex;
@@ -88,9 +95,9 @@ private:
   llvm::DenseMap<Value, SmallVector<Gradient, 2>> contributions;
   /// The origin of what the rule being built contributes.
   Origin current;
-  /// Each push's gradient, and per vertex 1 where its row is not all
-  /// zero (else 0), made at the first mask that needs it.
-  llvm::StringMap<Value> pushGradients, pushGiven;
+  /// Each seed's value, and per vertex 1 where its row is not all zero
+  /// (else 0), made at the first mask that needs it.
+  llvm::StringMap<Value> seedValues, seedGiven;
 };
 } // namespace
 
@@ -99,13 +106,13 @@ void AdjointBuilder::accumulate(Value value, Value gradient) {
     contributions[value].push_back({gradient, current});
 }
 
-Value AdjointBuilder::mask(Value value, ArrayRef<StringRef> pushes) {
+Value AdjointBuilder::mask(Value value, ArrayRef<StringRef> seeds) {
   Value given;
-  for (StringRef name : pushes) {
-    Value &flag = pushGiven[name];
+  for (StringRef name : seeds) {
+    Value &flag = seedGiven[name];
     if (!flag) {
       // 1 - (g == 0), at most 1: 1 in a row with a nonzero (or NaN) element.
-      Value g = pushGradients.lookup(name);
+      Value g = seedValues.lookup(name);
       Value nonzero =
           binary<SubOp>(scalar(1.0f), binary<EqualOp>(g, scalar(0.0f)));
       flag = cast<RankedTensorType>(g.getType()).getRank() == 0
@@ -128,9 +135,9 @@ Gradient AdjointBuilder::takeGradient(Value value) {
   if (parts.size() == 1)
     return parts.front();
   // Parts of one origin are summed as they are; otherwise each part that a
-  // zero push gradient may have made NaN is masked first.
+  // zero seed may have made NaN is masked first.
   const bool sameOrigin = llvm::all_of(parts, [&](const Gradient &part) {
-    return part.origin.pushes == parts.front().origin.pushes;
+    return part.origin.seeds == parts.front().origin.seeds;
   });
   Origin merged;
   merged.raw =
@@ -140,17 +147,17 @@ Gradient AdjointBuilder::takeGradient(Value value) {
   SmallVector<Value, 2> values;
   for (Gradient &part : parts) {
     if (!sameOrigin && part.origin.needsMask())
-      part.value = mask(part.value, part.origin.pushes);
+      part.value = mask(part.value, part.origin.seeds);
     values.push_back(part.value);
     if (!anyClean)
-      merged.pushes.append(part.origin.pushes);
+      merged.seeds.append(part.origin.seeds);
   }
   if (anyClean) {
     merged.raw = false;
   } else {
-    llvm::sort(merged.pushes);
-    merged.pushes.erase(std::unique(merged.pushes.begin(), merged.pushes.end()),
-                        merged.pushes.end());
+    llvm::sort(merged.seeds);
+    merged.seeds.erase(std::unique(merged.seeds.begin(), merged.seeds.end()),
+                       merged.seeds.end());
   }
   return {builder.create<SumOp>(loc, values), merged};
 }
@@ -167,7 +174,7 @@ void AdjointBuilder::maskSinks(iterator_range<Block::iterator> ops) {
     for (OpOperand &operand : op.getOpOperands()) {
       auto type = dyn_cast<RankedTensorType>(operand.get().getType());
       if (type && type.getElementType().isF32())
-        operand.set(mask(operand.get(), current.pushes));
+        operand.set(mask(operand.get(), current.seeds));
     }
   }
 }
@@ -223,29 +230,34 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
     return op->emitOpError("has no gradient rule");
 
   // What the rule contributes derives from its results' gradients: from
-  // the pushes they share, or, when their origins differ, from clean
-  // gradients once the others are masked. A push seeds its own, raw; a
-  // rule that only adds, moves or multiplies by parameters keeps a zero
-  // gradient zero, so raw stays raw.
+  // the seeds they share, or, when their origins differ, from clean
+  // gradients once the others are masked. A push or a scatter seeds its
+  // own, raw; a rule that only adds, moves or multiplies by parameters (or
+  // hands the gradient to a sink as it is) keeps a zero gradient zero, so
+  // raw stays raw.
   current = Origin();
   if (auto push = dyn_cast<PushOp>(op)) {
-    current.pushes = {push.getName()};
+    current.seeds = {push.getName()};
+    current.raw = true;
+  } else if (isa<ScatterOp>(op)) {
+    current.seeds = {kStateSeed};
     current.raw = true;
   } else if (!present.empty()) {
     const Origin &first = (*present.begin()).origin;
     const bool sameOrigin = llvm::all_of(present, [&](const Gradient &g) {
-      return g.origin.pushes == first.pushes;
+      return g.origin.seeds == first.seeds;
     });
     if (sameOrigin) {
-      current.pushes = first.pushes;
+      current.seeds = first.seeds;
       current.raw =
           isa<AddOp, SubOp, NegOp, SumOp, SplitOp, ConcatOp, SliceOp, PadOp,
-              ReduceSumOp, MatmulOp>(op) &&
+              ReduceSumOp, MatmulOp, LookupOp, GatherOp, PullOp, ParamRefOp>(
+              op) &&
           llvm::all_of(present, [](const Gradient &g) { return g.origin.raw; });
     } else {
       for (Gradient &gradient : taken)
         if (gradient.value && gradient.origin.needsMask())
-          gradient.value = mask(gradient.value, gradient.origin.pushes);
+          gradient.value = mask(gradient.value, gradient.origin.seeds);
     }
   }
   SmallVector<Value> gradients;
@@ -258,10 +270,10 @@ LogicalResult AdjointBuilder::differentiate(Operation *op) {
     return failure();
   auto built = llvm::make_range(
       last ? std::next(last->getIterator()) : block.begin(), block.end());
-  if (auto push = dyn_cast<PushOp>(op)) {
+  if (isa<PushOp, ScatterOp>(op)) {
     for (Operation &seed : built)
-      if (auto gradient = dyn_cast<PushGradOp>(seed))
-        pushGradients[push.getName()] = gradient.getResult();
+      if (isa<PushGradOp, StateGradOp>(seed))
+        seedValues[current.seeds.front()] = seed.getResult(0);
   } else if (!current.clean()) {
     maskSinks(built);
   }

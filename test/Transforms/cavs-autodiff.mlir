@@ -3,6 +3,9 @@
 // RUN: cavs-opt %s --cavs-autodiff --split-input-file | FileCheck %s
 
 // The scatter seeds ∂F with the state gradient; gather's adjoint is child_grad.
+// No loss reads the state here, so its gradient, once multiplied, is masked
+// where it leaves ∂F: zero in a vertex whose state gradient is zero (a root),
+// where 0 * f'(x) could be NaN.
 // CHECK-LABEL: cavs.model @chain_tanh
 // CHECK:      %[[S:.*]] = cavs.gather 0 : tensor<4xf32>
 // CHECK-NEXT: %[[T:.*]] = cavs.tanh %[[S]] : tensor<4xf32>
@@ -13,7 +16,9 @@
 // CHECK-NEXT:   %[[T2:.*]] = cavs.mul %[[T]], %[[T]] : tensor<4xf32>
 // CHECK-NEXT:   %[[SLOPE:.*]] = cavs.sub %[[ONE]], %[[T2]] : tensor<f32>, tensor<4xf32> -> tensor<4xf32>
 // CHECK-NEXT:   %[[DS:.*]] = cavs.mul %[[DT]], %[[SLOPE]] : tensor<4xf32>
-// CHECK-NEXT:   cavs.child_grad 0, %[[DS]] : tensor<4xf32>
+// CHECK:        %[[GIVEN:.*]] = cavs.reduce_max %{{.*}} : tensor<4xf32>
+// CHECK:        %[[MASKED:.*]] = cavs.relu_grad %{{.*}}, %[[DS]] : tensor<4xf32>
+// CHECK-NEXT:   cavs.child_grad 0, %[[MASKED]] : tensor<4xf32>
 // CHECK-NEXT: }
 cavs.model @chain_tanh state tensor<4xf32> {
   cavs.vertex @cell arity 1 pulls {} pushes {} {
