@@ -13,11 +13,13 @@
 #include "TestSupport.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <thread>
 #include <tuple>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -817,24 +819,65 @@ TEST_F(CheckpointTest, SaveRemovesStaleTemporaries) {
     ::_exit(0);
   ASSERT_GT(child, 0);
   ASSERT_EQ(::waitpid(child, nullptr, 0), child);
-  const std::string dead = path() + ".tmp." + std::to_string(child);
+  const std::string deadPid = std::to_string(child);
+  const std::string dead[] = {path() + ".tmp." + deadPid + ".7",
+                              path() + ".tmp." + deadPid}; // earlier versions
   const std::string kept[] = {
-      path() + ".tmp." + std::to_string(::getppid()),
-      path("other.ckpt") + ".tmp." + std::to_string(child),
-      path() + ".best.tmp." + std::to_string(child),
-      path() + ".tmp." + std::to_string(child) + "x",
+      path() + ".tmp." + std::to_string(::getppid()) + ".1",
+      path("other.ckpt") + ".tmp." + deadPid + ".1",
+      path() + ".best.tmp." + deadPid + ".1",
+      path() + ".tmp." + deadPid + "x",
+      path() + ".tmp." + deadPid + ".1x",
+      path() + ".tmp.0" + deadPid + ".1", // no pid is written so
   };
-  writeBytes(dead, "partial");
+  for (const std::string &file : dead)
+    writeBytes(file, "partial");
   for (const std::string &file : kept)
     writeBytes(file, "partial");
   Trained trained(OptimizerKind::Sgd);
   saveCheckpoint(path(), trained.params, trained.optimizer);
-  EXPECT_FALSE(std::filesystem::exists(dead));
+  for (const std::string &file : dead)
+    EXPECT_FALSE(std::filesystem::exists(file)) << file;
   for (const std::string &file : kept)
     EXPECT_TRUE(std::filesystem::exists(file)) << file;
   Trained reloaded(OptimizerKind::Sgd, 8);
   loadCheckpoint(path(), reloaded.params, reloaded.optimizer);
   EXPECT_EQ(toVector(reloaded.params.data()), toVector(trained.params.data()));
+}
+
+// Tests saves of one path from several threads at once while another thread
+// loads it: each save has a temporary file of its own (they shared
+// `<path>.tmp.<pid>`, so saves failed to rename and loads saw partial
+// files), every save succeeds and every load finds a whole checkpoint.
+TEST_F(CheckpointTest, ConcurrentSavesOfOnePath) {
+  Trained first(OptimizerKind::Adam), second(OptimizerKind::Adam, 2);
+  saveCheckpoint(path(), first.params, first.optimizer);
+  std::atomic<int> failedSaves{0}, failedLoads{0};
+  std::atomic<bool> saving{true};
+  auto saver = [&](Trained &trained) {
+    for (int i = 0; i < 100; ++i)
+      if (cavs_checkpoint_save(path().c_str(), trained.params.get(),
+                               trained.optimizer.get()) != CAVS_OK)
+        ++failedSaves;
+  };
+  std::thread loader([&] {
+    Trained reloaded(OptimizerKind::Adam, 8);
+    while (saving)
+      if (cavs_checkpoint_load(path().c_str(), reloaded.params.get(),
+                               reloaded.optimizer.get()) != CAVS_OK)
+        ++failedLoads;
+  });
+  std::thread a(saver, std::ref(first)), b(saver, std::ref(second));
+  a.join();
+  b.join();
+  saving = false;
+  loader.join();
+  EXPECT_EQ(failedSaves, 0);
+  EXPECT_EQ(failedLoads, 0);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
+                          std::filesystem::directory_iterator()),
+            1)
+      << "a temporary file was left behind";
 }
 
 // Tests that the optimizer must belong to the model being saved or loaded.

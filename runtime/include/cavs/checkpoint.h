@@ -6,9 +6,9 @@
 // that a run can be resumed), in a documented little-endian binary format
 // with a trailing CRC-32C (docs/runtime.md, "Checkpoint file format").
 //
-// Saving is atomic: the data goes to `<path>.tmp.<pid>`, which is synced and
-// then renamed over `path`, so `path` always holds either the old or the new
-// complete checkpoint. Loading reads and validates the whole file (magic,
+// Saving is atomic: the data goes to `<path>.tmp.<pid>.<n>` (one per save),
+// which is synced and then renamed over `path`, so `path` always holds
+// either the old or the new complete checkpoint. Loading reads and validates the whole file (magic,
 // version, length, checksum, model signature, every tensor's name and shape)
 // before it changes anything: on any failure the parameters and the
 // optimizer are left untouched.

@@ -8,6 +8,7 @@
 
 #include "support/ReadFile.h"
 
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -37,10 +39,31 @@ std::string directoryOf(const std::string &path) {
 /// As many links as the kernel follows in one path before ELOOP.
 constexpr int kMaxSymbolicLinks = 40;
 
-/// Removes `<path>.tmp.<pid>` files whose pid no longer exists: a save that
-/// was killed leaves its temporary file (up to the size of a checkpoint)
-/// forever. Those of live pids may be saves in progress. Best effort: a
-/// folder that cannot be listed fails the save at its own step.
+/// Numbers the saves of this process, so that threads saving the same path
+/// at once never share a temporary file.
+std::atomic<uint64_t> savesStarted{0};
+
+/// Reads a canonical decimal number (no sign, no leading zero) that ends
+/// `text` or precedes a '.' in it; the rest after the number is returned
+/// in `rest`.
+template <typename Number>
+bool canonicalNumber(std::string_view text, Number &value,
+                     std::string_view &rest) {
+  if (text.empty() || text.front() == '0')
+    return false;
+  const char *end = text.data() + text.size();
+  auto [parsed, status] = std::from_chars(text.data(), end, value);
+  if (status != std::errc())
+    return false;
+  rest = text.substr(size_t(parsed - text.data()));
+  return true;
+}
+
+/// Removes the temporary files (`<path>.tmp.<pid>.<n>`, and `<path>.tmp.<pid>`
+/// of earlier versions) whose pid no longer exists: a save that was killed
+/// leaves its temporary file (up to the size of a checkpoint) forever.
+/// Those of live pids may be saves in progress. Best effort: a folder that
+/// cannot be listed fails the save at its own step.
 void removeStaleTemporaries(const std::string &path) {
   namespace fs = std::filesystem;
   const std::string prefix = fs::path(path).filename().string() + ".tmp.";
@@ -50,12 +73,17 @@ void removeStaleTemporaries(const std::string &path) {
     const std::string name = it->path().filename().string();
     if (name.compare(0, prefix.size(), prefix) != 0)
       continue;
-    const char *digits = name.c_str() + prefix.size();
-    const char *nameEnd = name.c_str() + name.size();
     pid_t pid;
-    auto [parsed, status] = std::from_chars(digits, nameEnd, pid);
-    if (status == std::errc() && parsed == nameEnd && pid > 0 &&
-        ::kill(pid, 0) != 0 && errno == ESRCH)
+    uint64_t save;
+    std::string_view rest;
+    if (!canonicalNumber(std::string_view(name).substr(prefix.size()), pid,
+                         rest))
+      continue;
+    if (!rest.empty() &&
+        !(rest.front() == '.' && canonicalNumber(rest.substr(1), save, rest) &&
+          rest.empty()))
+      continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH)
       ::unlink(it->path().c_str());
   }
 }
@@ -114,12 +142,20 @@ Status AtomicFileWriter::open() {
     return makeError(CAVS_ERROR_INVALID_ARGUMENT, "the {} path is empty",
                      what_);
   CAVS_RETURN_IF_ERROR(resolveTarget());
-  tempPath_ = target_ + ".tmp." + std::to_string(::getpid());
+  tempPath_ = target_ + ".tmp." + std::to_string(::getpid()) + "." +
+              std::to_string(++savesStarted);
   removeStaleTemporaries(target_);
-  do
-    fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                 0644);
-  while (fd_ < 0 && errno == EINTR);
+  // The name is this writer's alone: a file that has it was left by a
+  // killed process whose pid this one reuses.
+  for (bool retried = false;;) {
+    do
+      fd_ = ::open(tempPath_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                   0644);
+    while (fd_ < 0 && errno == EINTR);
+    if (fd_ >= 0 || errno != EEXIST || std::exchange(retried, true))
+      break;
+    ::unlink(tempPath_.c_str());
+  }
   if (fd_ < 0)
     return ioError("create");
   created_ = true;

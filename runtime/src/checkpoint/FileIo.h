@@ -19,7 +19,9 @@
 
 namespace cavs::runtime {
 
-/// Writes `<target>.tmp.<pid>` and, on commit(), syncs it and renames it
+/// Writes `<target>.tmp.<pid>.<n>` (n numbers the process's saves, so that
+/// threads saving one path at once do not share it) and, on commit(), syncs
+/// it and renames it
 /// over the target: `path`, or the file its symbolic links lead to. Unless
 /// committed, the destructor removes the temporary file.
 class AtomicFileWriter {
@@ -32,7 +34,7 @@ public:
 
   /// Resolves the target (CAVS_ERROR_IO when it exists and is no regular
   /// file), removes the temporary files that killed writers of it left
-  /// (`<target>.tmp.<pid>` of pids that no longer exist), then creates
+  /// (`<target>.tmp.<pid>[.<n>]` of pids that no longer exist), then creates
   /// this writer's.
   Status open();
   /// Appends `size` bytes (buffered).
