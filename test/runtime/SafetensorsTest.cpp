@@ -421,6 +421,23 @@ TEST_F(SafetensorsTest, ConvertsCheckpoints) {
       CAVS_ERROR_PARSE, {"is not a cavs checkpoint"});
   EXPECT_FALSE(std::filesystem::exists(path("out.ckpt")));
   EXPECT_FALSE(std::filesystem::exists(path("out.safetensors")));
+
+  // A conversion never writes onto its input, also through a link: the
+  // checkpoint would lose its optimizer state, the file its tensors.
+  saveCheckpoint(path("kept.ckpt"), params, adam);
+  const std::string checkpoint = readBytes(path("kept.ckpt"));
+  std::filesystem::create_symlink(path("kept.ckpt"), path("link.safetensors"));
+  for (const std::string &output : {path("kept.ckpt"), path("link.safetensors")})
+    expectError([&] { safetensorsFromCheckpoint(path("kept.ckpt"), output); },
+                CAVS_ERROR_INVALID_ARGUMENT,
+                {"output file '" + output + "' is the input file '" +
+                 path("kept.ckpt") + "'; refusing to overwrite it"});
+  EXPECT_EQ(readBytes(path("kept.ckpt")), checkpoint);
+  const std::string tensors = readBytes(path());
+  expectError(
+      [&] { safetensorsToCheckpoint(path(), path("kept.ckpt"), path()); },
+      CAVS_ERROR_INVALID_ARGUMENT, {"is the input file"});
+  EXPECT_EQ(readBytes(path()), tensors);
 }
 
 // Tests the C ABI from C99 (ParamsFromC.c): a round trip and NULLs.

@@ -18,6 +18,7 @@
 #include "support/ReadFile.h"
 
 #include <cstring>
+#include <filesystem>
 #include <unordered_map>
 
 namespace cavs::runtime {
@@ -139,8 +140,24 @@ Status loadSafetensors(const std::string &path, ParamStore &params) {
   return Status();
 }
 
+namespace {
+/// Refuses to write `output` onto `input` (also through a link), which a
+/// successful conversion would replace: a checkpoint lost its optimizer
+/// and training state to its own safetensors file.
+Status requireDistinct(const std::string &input, const std::string &output) {
+  std::error_code error;
+  if (std::filesystem::equivalent(input, output, error))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "output file '{}' is the input file '{}'; refusing to "
+                     "overwrite it",
+                     output, input);
+  return Status();
+}
+} // namespace
+
 Status safetensorsFromCheckpoint(const std::string &checkpointPath,
                                  const std::string &path) {
+  CAVS_RETURN_IF_ERROR(requireDistinct(checkpointPath, path));
   FileBytes bytes;
   checkpoint::Contents contents;
   CAVS_RETURN_IF_ERROR(readCheckpoint(checkpointPath, bytes, contents));
@@ -161,6 +178,8 @@ Status safetensorsFromCheckpoint(const std::string &checkpointPath,
 Status safetensorsToCheckpoint(const std::string &path,
                                const std::string &templatePath,
                                const std::string &checkpointPath) {
+  // The template may be the output; the safetensors input may not.
+  CAVS_RETURN_IF_ERROR(requireDistinct(path, checkpointPath));
   FileBytes bytes;
   checkpoint::Contents contents;
   CAVS_RETURN_IF_ERROR(readCheckpoint(templatePath, bytes, contents));
