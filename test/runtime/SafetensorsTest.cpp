@@ -208,6 +208,15 @@ TEST_F(SafetensorsTest, RejectsMalformedHeaders) {
                     {"': the header is not valid JSON: parse error at line "
                      "1, column "});
   expectHeaderFails("{} {}", parse, {"the header is not valid JSON"});
+  // The JSON library ends the input at a NUL and skips a byte order mark:
+  // valid headers so followed or preceded loaded.
+  const std::string valid = headerOf(tinyEntries());
+  expectHeaderFails(valid + std::string("\0{\"not json", 11), parse,
+                    {"the header is not valid JSON: a NUL byte at offset " +
+                     std::to_string(valid.size())});
+  expectHeaderFails("\xEF\xBB\xBF" + valid, parse,
+                    {"the header is not valid JSON: it starts with a UTF-8 "
+                     "byte order mark"});
   expectHeaderFails("{\"b\":\"\xff\"}", parse, {"not valid JSON"});
   expectHeaderFails("[1, 2]", parse,
                     {"the header must be a JSON object, not an array"});

@@ -237,6 +237,16 @@ bool HeaderBuilder::parse_error(std::size_t, const std::string &,
 } // namespace
 
 Status parseHeader(std::string_view json, Header &out) {
+  // nlohmann's parser ends the input at a NUL byte and skips a leading
+  // UTF-8 byte order mark, where JSON (and the reference implementation)
+  // allow neither: "{...}\0 garbage" loaded.
+  if (const size_t nul = json.find('\0'); nul != std::string_view::npos)
+    return makeError(CAVS_ERROR_PARSE,
+                     "the header is not valid JSON: a NUL byte at offset {}",
+                     nul);
+  if (json.substr(0, 3) == "\xEF\xBB\xBF")
+    return Status(CAVS_ERROR_PARSE, "the header is not valid JSON: it starts "
+                                    "with a UTF-8 byte order mark");
   Header header;
   HeaderBuilder builder(header);
   if (!Json::sax_parse(json.begin(), json.end(), &builder))
