@@ -530,6 +530,17 @@ TEST(Optimizer, RejectsOtherModels) {
   expectError([&] { optimizer.step(params, otherGrads); },
               CAVS_ERROR_INVALID_ARGUMENT,
               {"the gradient store belongs to model 'other'"});
+  // Another build of the model (same name and signature, another layout)
+  // is named as such: "belongs to model 'vec', not to model 'vec'" said
+  // nothing.
+  ModelSpec wider = vectorModel();
+  wider.params.push_back(vectorParam("extra", 2));
+  ParamStore build(wider.desc(), 0);
+  expectError([&] { optimizer.step(build, grads); },
+              CAVS_ERROR_INVALID_ARGUMENT,
+              {"the parameter store belongs to another build of model 'vec' "
+               "(signature 0x5eed5eed0000cafe) whose parameters are laid out "
+               "differently"});
   EXPECT_EQ(optimizer.stepCount(), 0);
   // Another instance of the same model is fine.
   ParamStore twin(vectorModel().desc(), 9);

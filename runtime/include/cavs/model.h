@@ -205,7 +205,8 @@ cavs_param_store_pack(const cavs_param_store *store, int32_t index);
 CAVS_API float *cavs_param_store_pack_data(cavs_param_store *store,
                                            int32_t index);
 
-/// Freezes (`frozen` = 1) or unfreezes (0) parameter `index`. Optimizer
+/// Freezes (`frozen` nonzero, as a C boolean) or unfreezes (0) parameter
+/// `index`. Optimizer
 /// steps leave a frozen parameter and its optimizer state unchanged, and
 /// the distributed trainer does not exchange its gradient (freeze before
 /// creating the trainer, on every rank). Its values stay writable and are

@@ -292,6 +292,17 @@ Status requireSameModel(const ModelLayout &expected, const ModelLayout &actual,
                         std::string_view what) {
   if (expected.sameModel(actual))
     return Status();
+  // Builds of one model with other flags or parameter order share name and
+  // signature but not the layout of the parameter buffer.
+  if (expected.signature() == actual.signature() &&
+      std::string_view(expected.name()) == actual.name())
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "{} belongs to another build of model '{}' (signature "
+                     "{:#018x}) whose parameters are laid out differently "
+                     "(other packs or order); use the optimizer, store or "
+                     "gradients made for this build (a checkpoint carries "
+                     "parameters between builds)",
+                     what, expected.name(), expected.signature());
   return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                    "{} belongs to model '{}' (signature {:#018x}), not to "
                    "model '{}' (signature {:#018x})",
