@@ -568,7 +568,21 @@ TEST_F(CheckpointTest, RejectsMalformedContent) {
       {[](CheckpointSpec &s) { s.optimizerKind = 9; }, CAVS_ERROR_PARSE,
        "unknown optimizer kind 9"},
       {[](CheckpointSpec &s) { s.stepCount = ~uint64_t(0); }, CAVS_ERROR_PARSE,
-       "the step count 18446744073709551615 exceeds int64"},
+       "the step count 18446744073709551615 leaves no room for another step "
+       "in int64"},
+      // 2^63 - 1 loaded, and the next step's count overflowed (a NaN loss).
+      {[](CheckpointSpec &s) { s.stepCount = ~uint64_t(0) >> 1; },
+       CAVS_ERROR_PARSE,
+       "the step count 9223372036854775807 leaves no room for another step"},
+      // nesterov is stored as a double; 0.5 was reported as -1.
+      {[](CheckpointSpec &s) {
+         s.optimizerKind = CAVS_OPTIMIZER_SGD;
+         s.hyperparameters = {{"learning_rate", 0.1}, {"weight_decay", 0},
+                              {"clip_norm", 0},       {"momentum", 0.9},
+                              {"nesterov", 0.5}};
+       },
+       CAVS_ERROR_PARSE,
+       "invalid hyperparameters: SGD: nesterov must be 0 or 1, not 0.5"},
       {[](CheckpointSpec &s) { s.hyperparameters[1].first = "gamma"; },
        CAVS_ERROR_PARSE, "unknown Adam hyperparameter 'gamma'"},
       {[](CheckpointSpec &s) { s.hyperparameters.pop_back(); },

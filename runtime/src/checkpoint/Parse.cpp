@@ -152,6 +152,11 @@ Status RecordParser::hyperparameters(OptimizerRecord &out) {
     if (std::find(seen.begin(), seen.end(), name) != seen.end())
       return malformed("{} hyperparameter '{}' appears twice", kind,
                        excerpt(name));
+    // The flag is an int: validation would see 0.5 or 2 as -1.
+    if (name == "nesterov" && value != 0 && value != 1)
+      return malformed("invalid hyperparameters: SGD: nesterov must be 0 or "
+                       "1, not {}",
+                       value);
     if (!setHyperparameter(out.options, name, value))
       return malformed("unknown {} hyperparameter '{}'", kind, excerpt(name));
     seen.push_back(name);
@@ -191,8 +196,12 @@ Status RecordParser::optimizer(uint32_t kind, OptimizerRecord &out) {
       defaultOptions(static_cast<cavs_optimizer_kind>(kind), out.options));
   uint64_t stepCount;
   CAVS_RETURN_IF_ERROR(scalar(stepCount, "the step count"));
-  if (stepCount > uint64_t(std::numeric_limits<int64_t>::max()))
-    return malformed("the step count {} exceeds int64", stepCount);
+  // The next step must still count in int64 (Adam's bias correction of an
+  // overflowed count is NaN).
+  if (stepCount >= uint64_t(std::numeric_limits<int64_t>::max()))
+    return malformed("the step count {} leaves no room for another step in "
+                     "int64",
+                     stepCount);
   out.stepCount = static_cast<int64_t>(stepCount);
   CAVS_RETURN_IF_ERROR(hyperparameters(out));
   return slots(out);
