@@ -231,7 +231,9 @@ bool HeaderBuilder::parse_error(std::size_t, const std::string &,
   std::string_view what = error.what();
   if (const size_t close = what.find("] "); close != std::string_view::npos)
     what.remove_prefix(close + 2);
-  return fail(fmt::format("the header is not valid JSON: {}", what));
+  // It quotes the bytes it last read raw, invalid UTF-8 included.
+  return fail(
+      fmt::format("the header is not valid JSON: {}", printableText(what)));
 }
 
 } // namespace

@@ -25,6 +25,11 @@ inline constexpr size_t kMaxExcerptBytes = 80;
 /// does: \xNN for other bytes, \n, \t, \\ and \".
 std::string excerpt(std::string_view text);
 
+/// `text` with every byte that is not part of printable UTF-8 written as
+/// \xNN and nothing else changed: for messages of libraries that quote
+/// input raw (the JSON parser's "last read: '...'").
+std::string printableText(std::string_view text);
+
 } // namespace cavs::runtime
 
 #endif // CAVS_RUNTIME_SUPPORT_EXCERPT_H
