@@ -56,7 +56,7 @@ void DiagEngine::errorOnce(llvm::SMLoc loc, const llvm::Twine &message) {
 
 void DiagEngine::report(llvm::SMLoc loc, const std::string &text, bool once) {
   lastErrorDropped = true;
-  if (stopped || (once && reportedTexts.count(text)))
+  if (stopped || followingLexError || (once && reportedTexts.count(text)))
     return;
   if (!(loc.isValid() ? reportedLocs.insert(loc.getPointer()).second
                       : reportedTexts.insert(text).second))
@@ -79,6 +79,8 @@ void DiagEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
     print(loc, llvm::SourceMgr::DK_Note, message);
 }
 
+static std::string printable(llvm::StringRef line);
+
 void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
                        const llvm::Twine &message) {
   if (loc.isValid()) {
@@ -86,10 +88,11 @@ void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
     return;
   }
   // A location-less SMDiagnostic prints its "file name" as the prefix, which
-  // gives the conventional `cavsc: error: ...` of command-line errors.
-  sourceMgr.PrintMessage(
-      llvm::errs(),
-      llvm::SMDiagnostic(progName, kind, clipQuotes(message.str())));
+  // gives the conventional `cavsc: error: ...` of command-line errors. They
+  // quote command-line text (-D values), made printable like source lines.
+  sourceMgr.PrintMessage(llvm::errs(),
+                         llvm::SMDiagnostic(progName, kind,
+                                            clipQuotes(printable(message.str()))));
 }
 
 /// `line` with each control character (but tab) and each byte that starts

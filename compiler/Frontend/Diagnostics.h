@@ -50,6 +50,11 @@ public:
   /// Attaches a note to the error reported last; dropped with that error.
   void note(llvm::SMLoc loc, const llvm::Twine &message);
 
+  /// While set, errors (and their notes) are dropped: the parser sets it
+  /// while its current token is the first after a character the lexer
+  /// reported and skipped, since "expected ';'" there only repeats it.
+  void setFollowingLexError(bool following) { followingLexError = following; }
+
   /// True once any error was reported.
   bool hadError() const { return numErrors != 0; }
   /// The number of errors reported (printed) so far.
@@ -72,6 +77,7 @@ private:
   unsigned numErrors = 0;
   bool stopped = false;
   bool lastErrorDropped = false;
+  bool followingLexError = false;
   /// The locations of the errors reported, and the texts of those without
   /// a location or reported by errorOnce().
   std::set<const char *> reportedLocs;

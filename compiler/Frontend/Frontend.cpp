@@ -31,8 +31,15 @@ parseDefines(llvm::ArrayRef<std::string> defines, DiagEngine &diag) {
     }
     int64_t number;
     if (value.getAsInteger(10, number) || number <= 0) {
-      diag.error(llvm::SMLoc(), "bad -D '" + define + "': '" + value +
-                                    "' is not a positive integer");
+      // Digits that do not fit are positive, just too large.
+      const bool tooLarge =
+          !value.empty() &&
+          value.find_first_not_of("0123456789") == llvm::StringRef::npos &&
+          value.find_first_not_of('0') != llvm::StringRef::npos;
+      diag.error(llvm::SMLoc(),
+                 "bad -D '" + define + "': '" + value +
+                     (tooLarge ? "' is too large (at most 2^63 - 1)"
+                               : "' is not a positive integer"));
       continue;
     }
     auto earlier = llvm::find_if(overrides, [&](const DimOverride &other) {

@@ -39,7 +39,7 @@ private:
 };
 
 Parser::Parser(Lexer &lexer, DiagEngine &diag) : lexer(lexer), diag(diag) {
-  tok = lexer.lex();
+  lex();
   prevTokEnd = tok.getLoc();
 }
 
@@ -47,9 +47,18 @@ Parser::Parser(Lexer &lexer, DiagEngine &diag) : lexer(lexer), diag(diag) {
 // Tokens
 //===----------------------------------------------------------------------===//
 
+void Parser::lex() {
+  // The lexer's own errors are never dropped; the parser's are while the
+  // token follows one of them.
+  diag.setFollowingLexError(false);
+  const unsigned errors = diag.getNumErrors();
+  tok = lexer.lex();
+  diag.setFollowingLexError(diag.getNumErrors() != errors);
+}
+
 void Parser::consume() {
   prevTokEnd = tok.getEndLoc();
-  tok = lexer.lex();
+  lex();
 }
 
 bool Parser::consumeIf(TokenKind kind) {
@@ -112,6 +121,16 @@ std::unique_ptr<ModuleAST> Parser::parseModule() {
   }
 
   while (tok.isNot(TokenKind::eof)) {
+    // A late `model NAME;` of a file that lacks it at the start is that
+    // one mistake, already reported: it still names the model.
+    if (tok.is(TokenKind::kw_model) && module->name.empty() &&
+        module->nameLoc == llvm::SMLoc()) {
+      consume();
+      if (!expectIdentifier("model name", module->name, module->nameLoc) ||
+          !expect(TokenKind::semi, "after model name"))
+        skipToDeclaration();
+      continue;
+    }
     if (DeclPtr decl = parseDecl())
       module->decls.push_back(std::move(decl));
     else
@@ -419,9 +438,9 @@ ExprPtr Parser::limitHeight(ExprPtr expr) {
   return nullptr;
 }
 
-ExprPtr Parser::parseExpr() {
+ExprPtr Parser::parseExpr(llvm::SMLoc openLoc) {
   NestingScope nesting(*this);
-  if (!nesting.check(tok.getLoc()))
+  if (!nesting.check(openLoc.isValid() ? openLoc : tok.getLoc()))
     return nullptr;
   return parseAdditive();
 }
@@ -511,7 +530,7 @@ ExprPtr Parser::parsePrimary() {
     return std::make_unique<NameExpr>(loc, "arity");
   case TokenKind::l_paren: {
     consume();
-    ExprPtr inner = parseExpr();
+    ExprPtr inner = parseExpr(loc);
     if (!inner || !expectClosing(TokenKind::r_paren, loc))
       return nullptr;
     return inner;
@@ -546,7 +565,7 @@ ExprPtr Parser::parseCall(llvm::StringRef callee, llvm::SMLoc loc) {
   llvm::SmallVector<ExprPtr, 3> args;
   if (tok.isNot(TokenKind::r_paren)) {
     do {
-      ExprPtr arg = parseExpr();
+      ExprPtr arg = parseExpr(openLoc);
       if (!arg)
         return nullptr;
       args.push_back(std::move(arg));

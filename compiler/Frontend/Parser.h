@@ -43,6 +43,9 @@ private:
   class NestingScope;
 
   //===--- Tokens ---------------------------------------------------------===//
+  /// Reads the next token into `tok`, marking it as following a lexer
+  /// error when the lexer reported one on the way.
+  void lex();
   void consume();
   bool consumeIf(TokenKind kind);
   /// Consumes a `kind` token, else reports "expected K <context>". A missing
@@ -75,7 +78,9 @@ private:
   StmtPtr parseLoss();
 
   //===--- Expressions ----------------------------------------------------===//
-  ExprPtr parseExpr();
+  /// An expression, one level deeper; a level too deep is reported at
+  /// `openLoc` (the '(' that opened it) when given, else at its start.
+  ExprPtr parseExpr(llvm::SMLoc openLoc = {});
   ExprPtr parseAdditive();
   ExprPtr parseMultiplicative();
   ExprPtr parseUnary();

@@ -100,8 +100,11 @@ void VertexElaborator::elaboratePullAssign(const AssignStmt &stmt,
                                     "' once per iteration; pull it before "
                                     "the loop");
     } else {
+      // The name keeps the first pull: assigning it again would also say
+      // "redefinition of 'x'" for this one mistake.
       diag.error(pull.getLoc(), "duplicate pull '" + target.name + "'");
       diag.note(it->second, "previous pull of '" + target.name + "' is here");
+      return;
     }
     return assign(target, Operand());
   }
