@@ -153,6 +153,17 @@ void requireSameVocabulary(const cavs::TrainState &record, uint64_t vocabulary,
                              "data (--data, --synthetic)");
 }
 
+void requireSameSeed(const cavs::TrainState &record, uint64_t seed,
+                     const std::string &where) {
+  if (hasField(record, kSeed) && record.u64(kSeed) != seed)
+    throw UsageError(where + "the checkpoint was trained with --seed " +
+                     std::to_string(record.u64(kSeed)) +
+                     ", which decides the vertices' cell types, and this "
+                     "command line gives " +
+                     std::to_string(seed) + "; give --seed " +
+                     std::to_string(record.u64(kSeed)));
+}
+
 RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
                    const TrainOptions &options, const RunState &start,
                    Shuffler &shuffler, const std::string &dataFlags) {

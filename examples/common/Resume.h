@@ -81,6 +81,12 @@ RunState resumeRun(cavs::Model &model, cavs::Optimizer &optimizer,
 void requireSameVocabulary(const cavs::TrainState &record, uint64_t vocabulary,
                            const std::string &where);
 
+/// Throws UsageError, starting with `where`, when `record` comes from a run
+/// of another seed, for apps whose data the seed changes (the cell types of
+/// treelstm2type); a record without the field is not checked.
+void requireSameSeed(const cavs::TrainState &record, uint64_t seed,
+                     const std::string &where);
+
 } // namespace cavs_examples
 
 #endif // CAVS_EXAMPLES_RESUME_H

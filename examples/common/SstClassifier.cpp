@@ -67,6 +67,9 @@ void restoreAndTest(const SstModel &spec, const std::string &path,
   restored->load(path, nullptr, &record);
   requireSameVocabulary(record, vocabFingerprint(data.vocab),
                         path + " (" + what + "): ");
+  // The seed retyped the splits: another would score other cells.
+  if (spec.retype)
+    requireSameSeed(record, options.seed, path + " (" + what + "): ");
   const Accuracy dev =
       evaluateRoots(*restored, data.dev, spec, options.evalBatchSize).roots;
   const Accuracy test =
