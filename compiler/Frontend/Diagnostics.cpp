@@ -79,22 +79,6 @@ void DiagEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
     print(loc, llvm::SourceMgr::DK_Note, message);
 }
 
-static std::string printable(llvm::StringRef line);
-
-void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
-                       const llvm::Twine &message) {
-  if (loc.isValid()) {
-    printDiagnostic(sourceMgr, loc, kind, message.str());
-    return;
-  }
-  // A location-less SMDiagnostic prints its "file name" as the prefix, which
-  // gives the conventional `cavsc: error: ...` of command-line errors. They
-  // quote command-line text (-D values), made printable like source lines.
-  sourceMgr.PrintMessage(llvm::errs(),
-                         llvm::SMDiagnostic(progName, kind,
-                                            clipQuotes(printable(message.str()))));
-}
-
 /// `line` with each control character (but tab) and each byte that starts
 /// no valid UTF-8 sequence replaced by '?': byte for byte, so columns stay.
 static std::string printable(llvm::StringRef line) {
@@ -117,6 +101,20 @@ static std::string printable(llvm::StringRef line) {
     shown[i++] = '?';
   }
   return shown;
+}
+
+void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+                       const llvm::Twine &message) {
+  if (loc.isValid()) {
+    printDiagnostic(sourceMgr, loc, kind, message.str());
+    return;
+  }
+  // A location-less SMDiagnostic prints its "file name" as the prefix, which
+  // gives the conventional `cavsc: error: ...` of command-line errors. They
+  // quote command-line text (-D values), made printable like source lines.
+  sourceMgr.PrintMessage(
+      llvm::errs(),
+      llvm::SMDiagnostic(progName, kind, clipQuotes(printable(message.str()))));
 }
 
 void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,

@@ -108,7 +108,8 @@ bool Parser::expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
 std::unique_ptr<ModuleAST> Parser::parseModule() {
   auto module = std::make_unique<ModuleAST>();
   module->loc = tok.getLoc();
-  if (tok.is(TokenKind::kw_model)) {
+  bool modelLineSeen = tok.is(TokenKind::kw_model);
+  if (modelLineSeen) {
     consume();
     if (!expectIdentifier("model name", module->name, module->nameLoc) ||
         !expect(TokenKind::semi, "after model name"))
@@ -123,8 +124,8 @@ std::unique_ptr<ModuleAST> Parser::parseModule() {
   while (tok.isNot(TokenKind::eof)) {
     // A late `model NAME;` of a file that lacks it at the start is that
     // one mistake, already reported: it still names the model.
-    if (tok.is(TokenKind::kw_model) && module->name.empty() &&
-        module->nameLoc == llvm::SMLoc()) {
+    if (tok.is(TokenKind::kw_model) && !modelLineSeen) {
+      modelLineSeen = true;
       consume();
       if (!expectIdentifier("model name", module->name, module->nameLoc) ||
           !expect(TokenKind::semi, "after model name"))

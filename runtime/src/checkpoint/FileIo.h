@@ -21,9 +21,9 @@ namespace cavs::runtime {
 
 /// Writes `<target>.tmp.<pid>.<n>` (n numbers the process's saves, so that
 /// threads saving one path at once do not share it) and, on commit(), syncs
-/// it and renames it
-/// over the target: `path`, or the file its symbolic links lead to. Unless
-/// committed, the destructor removes the temporary file.
+/// it and renames it over the target: `path`, or the file its symbolic
+/// links lead to. Unless committed, the destructor removes the temporary
+/// file.
 class AtomicFileWriter {
 public:
   /// `what` names the file in messages ("checkpoint").

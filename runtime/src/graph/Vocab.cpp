@@ -79,6 +79,10 @@ Status checkWord(std::string_view word, cavs_status code) {
 
 Status Vocab::add(std::string_view word, int32_t &id) {
   CAVS_RETURN_IF_ERROR(checkWord(word, CAVS_ERROR_INVALID_ARGUMENT));
+  return insert(word, id);
+}
+
+Status Vocab::insert(std::string_view word, int32_t &id) {
   if (auto it = ids_.find(word); it != ids_.end()) {
     id = it->second;
     return Status();
@@ -115,7 +119,7 @@ Status WordMapper::map(std::string_view word, int32_t &id) {
   // looked up.
   CAVS_RETURN_IF_ERROR(checkWord(word, CAVS_ERROR_PARSE));
   if (addUnknownWords_)
-    return vocab_->add(word, id);
+    return vocab_->insert(word, id);
   id = vocab_->lookup(word);
   if (id < 0)
     id = unknownId_;

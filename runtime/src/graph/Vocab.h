@@ -42,6 +42,10 @@ public:
   const std::string &word(int32_t id) const { return words_[id]; }
 
 private:
+  friend class WordMapper;
+  /// add() of a word already checked (a loader's, checked as input).
+  Status insert(std::string_view word, int32_t &id);
+
   // A deque keeps word addresses stable, so the map can key on views of
   // them and cavs_vocab_word pointers stay valid as words are added.
   std::deque<std::string> words_;
