@@ -598,6 +598,11 @@ TEST_F(CheckpointTest, RejectsMalformedContent) {
        "Adam state has 1 slots; its hyperparameters need 2"},
       {[](CheckpointSpec &s) { s.slots[0].name = "mean"; }, CAVS_ERROR_PARSE,
        "Adam state slot 'mean' should be 'm'"},
+      // A sum of squares below 0: sqrt(v) of the next step was NaN.
+      {[](CheckpointSpec &s) { s.slots[1].tensors[3].values[2] = -0.25f; },
+       CAVS_ERROR_PARSE,
+       "Adam state 'v' of parameter 'b' holds -0.25 at element 2, but it "
+       "sums squares"},
       {[](CheckpointSpec &s) { s.junk = "xy"; }, CAVS_ERROR_PARSE,
        "2 unexpected bytes before the checksum"},
       {[](CheckpointSpec &s) {

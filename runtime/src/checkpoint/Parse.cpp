@@ -83,6 +83,8 @@ private:
   Status optimizer(uint32_t kind, OptimizerRecord &out);
   Status hyperparameters(OptimizerRecord &out);
   Status slots(OptimizerRecord &out);
+  /// Refuses a negative value in a slot that sums squares.
+  Status checkNonNegative(const char *kind, const SlotRecord &slot) const;
   Status trainState(std::vector<TrainFieldRecord> &out);
 
   const std::string &path_;
@@ -185,6 +187,26 @@ Status RecordParser::slots(OptimizerRecord &out) {
       return malformed("{} state slot '{}' should be '{}'", kind,
                        excerpt(slot.name), name);
     CAVS_RETURN_IF_ERROR(tensors(slot.tensors));
+    if (isSumOfSquaresSlot(name))
+      CAVS_RETURN_IF_ERROR(checkNonNegative(kind, slot));
+  }
+  return Status();
+}
+
+Status RecordParser::checkNonNegative(const char *kind,
+                                      const SlotRecord &slot) const {
+  for (const TensorRecord &tensor : slot.tensors) {
+    const int64_t size = tensor.shape[0] * std::max<int64_t>(tensor.shape[1], 1);
+    for (int64_t i = 0; i < size; ++i) {
+      const float value = load<float>(tensor.data + i * sizeof(float));
+      if (value < 0)
+        return makeError(CAVS_ERROR_PARSE,
+                         "checkpoint '{}' is malformed: {} state '{}' of "
+                         "parameter '{}' holds {} at element {}, but it sums "
+                         "squares",
+                         path_, kind, slot.name, excerpt(tensor.name), value,
+                         i);
+    }
   }
   return Status();
 }

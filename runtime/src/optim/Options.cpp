@@ -170,6 +170,10 @@ std::vector<const char *> slotNames(const cavs_optimizer_options &options) {
   }
 }
 
+bool isSumOfSquaresSlot(std::string_view name) {
+  return name == "sum" || name == "v";
+}
+
 std::vector<Hyperparameter>
 hyperparameters(const cavs_optimizer_options &options) {
   std::vector<Hyperparameter> result;

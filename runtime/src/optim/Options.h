@@ -36,6 +36,10 @@ Status validateLearningRate(double learningRate);
 /// Adagrad "sum", Adam "m" and "v".
 std::vector<const char *> slotNames(const cavs_optimizer_options &options);
 
+/// Whether state slot `name` sums squares (Adagrad's "sum", Adam's "v"),
+/// so that no value of it can be negative.
+bool isSumOfSquaresSlot(std::string_view name);
+
 /// A hyperparameter as checkpoints record it.
 struct Hyperparameter {
   const char *name;
