@@ -92,8 +92,17 @@ bool Parser::expectClosing(TokenKind kind, llvm::SMLoc openLoc) {
 bool Parser::expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
                               llvm::SMLoc &loc) {
   if (tok.isNot(TokenKind::identifier)) {
-    diag.error(tok.getLoc(), "expected " + what);
-    return false;
+    const char *gapBegin = prevTokEnd.getPointer();
+    const bool sameLine =
+        llvm::StringRef(gapBegin, tok.getLoc().getPointer() - gapBegin)
+            .find('\n') == llvm::StringRef::npos;
+    if (!isKeyword(tok.getKind()) ||
+        (startsDeclaration(tok.getKind()) && !sameLine)) {
+      diag.error(tok.getLoc(), "expected " + what);
+      return false;
+    }
+    diag.error(tok.getLoc(), "expected " + what + ", found the keyword " +
+                                 describeTokenKind(tok.getKind()));
   }
   name = tok.getSpelling();
   loc = tok.getLoc();

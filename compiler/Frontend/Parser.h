@@ -55,6 +55,9 @@ private:
   /// reports it with a note at the opening bracket.
   bool expectClosing(TokenKind kind, llvm::SMLoc openLoc);
   /// Consumes an identifier into `name`/`loc`, else reports "expected WHAT".
+  /// A keyword there is reported as such and still taken as the name
+  /// (`model dim;` is one mistake, not two), unless it starts a
+  /// declaration on a later line: then the name is what is missing.
   bool expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
                         llvm::SMLoc &loc);
 

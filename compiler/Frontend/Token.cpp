@@ -30,6 +30,16 @@ std::string cavs::describeTokenKind(TokenKind kind) {
   llvm_unreachable("unknown token kind");
 }
 
+bool cavs::isKeyword(TokenKind kind) {
+  switch (kind) {
+#define KEYWORD(SPELLING) case TokenKind::kw_##SPELLING:
+#include "compiler/Frontend/TokenKinds.def"
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool cavs::startsDeclaration(TokenKind kind) {
   switch (kind) {
   case TokenKind::kw_model:

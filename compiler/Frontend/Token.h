@@ -25,6 +25,9 @@ enum class TokenKind {
 /// punctuation and keywords, a description such as `identifier` otherwise.
 std::string describeTokenKind(TokenKind kind);
 
+/// True for the reserved words of the language.
+bool isKeyword(TokenKind kind);
+
 /// True for the keywords that start a top-level declaration; the parser's
 /// error recovery never skips past one.
 bool startsDeclaration(TokenKind kind);
