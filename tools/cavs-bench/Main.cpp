@@ -113,7 +113,8 @@ int run(const Options &options) {
   for (size_t i = 0; i < configs.size(); ++i)
     if (options.gemms.empty() || configs[i].gemm == options.gemms.front())
       baselines.add(configs[i], runs[i]);
-  benchmark::RunSpecifiedBenchmarks();
+  if (!runRegisteredBenchmarks())
+    return 1;
   if (options.ablation)
     printAblationTable(steps, runs);
   baselines.printSummary(workload->name);

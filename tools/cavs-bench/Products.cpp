@@ -336,7 +336,8 @@ int runProducts(const Options &options) {
               shape.round = options.rounds > 1 ? round : 0;
               registerShape(cases, shape, sweep, options.minSeconds);
             }
-  benchmark::RunSpecifiedBenchmarks();
+  if (!runRegisteredBenchmarks())
+    return 1;
   printTable(cases, options.rounds);
   return 0;
 }

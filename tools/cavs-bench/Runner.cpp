@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace cavs::bench {
 
@@ -105,6 +106,13 @@ Measurement medianOf(const std::vector<const Measurement *> &runs) {
   if (rates.empty())
     return Measurement{};
   return Measurement{true, median(rates)};
+}
+
+bool runRegisteredBenchmarks() {
+  if (benchmark::RunSpecifiedBenchmarks() > 0)
+    return true;
+  std::fprintf(stderr, "cavs-bench: no benchmark ran\n");
+  return false;
 }
 
 Runner::Runner(Workload &workload, std::vector<SgemmPeak> peaks,

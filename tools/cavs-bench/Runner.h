@@ -61,6 +61,11 @@ double median(std::vector<double> values);
 /// The median of the finished runs; not done when none finished.
 Measurement medianOf(const std::vector<const Measurement *> &runs);
 
+/// Runs the registered benchmarks; false, with a message, when none ran
+/// (a --benchmark_filter that matches none or does not compile, which
+/// Google Benchmark reports but does not fail).
+bool runRegisteredBenchmarks();
+
 class Runner {
 public:
   /// Every model instance batches with `schedule` and runs on `device`.

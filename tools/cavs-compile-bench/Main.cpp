@@ -18,6 +18,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -142,7 +143,11 @@ int main(int argc, char **argv) {
   if (benchmark::ReportUnrecognizedArguments(benchmarkArgc,
                                              benchmarkArgs.data()))
     return 2;
-  benchmark::RunSpecifiedBenchmarks();
+  // Google Benchmark reports a --benchmark_filter that matches nothing or
+  // does not compile, but does not fail.
+  const bool ran = benchmark::RunSpecifiedBenchmarks() > 0;
   benchmark::Shutdown();
-  return 0;
+  if (!ran)
+    std::fprintf(stderr, "cavs-compile-bench: no benchmark ran\n");
+  return ran ? 0 : 1;
 }
