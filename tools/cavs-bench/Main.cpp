@@ -77,7 +77,8 @@ int run(const Options &options) {
   std::optional<Workload> workload = makeWorkload(options);
   if (!workload)
     return 0;
-  ModelCache cache(options.cavsc, options.cache, options.device != "cpu");
+  ModelCache cache(options.cavsc, options.cache, options.device != "cpu",
+                   options.cavscTimeout);
   const ModelSource source = ModelSource::read(workload->modelPath);
   const std::vector<AblationStep> steps = ablationSteps();
   const std::vector<Config> configs =

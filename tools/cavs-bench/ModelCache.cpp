@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace fs = std::filesystem;
@@ -106,8 +107,10 @@ bool ModelSource::hasDim(const std::string &dim) const {
   return std::find(dims.begin(), dims.end(), dim) != dims.end();
 }
 
-ModelCache::ModelCache(std::string cavsc, std::string folder, bool cuda)
-    : cavsc_(std::move(cavsc)), folder_(std::move(folder)), cuda_(cuda) {
+ModelCache::ModelCache(std::string cavsc, std::string folder, bool cuda,
+                       double timeLimitSeconds)
+    : cavsc_(std::move(cavsc)), folder_(std::move(folder)), cuda_(cuda),
+      timeLimitSeconds_(timeLimitSeconds) {
   if (cavsc_.empty())
     cavsc_ =
         (fs::read_symlink("/proc/self/exe").parent_path() / "cavsc").string();
@@ -163,14 +166,20 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
       argv.push_back("--target=cpu,cuda");
     argv.insert(argv.end(), {"--runtime-dir=" + runtimeDir_, "-o",
                              (scratch / fileName).string()});
-    const ProcessResult result = runProcess(argv);
+    const ProcessResult result = runProcess(argv, timeLimitSeconds_);
     if (result.status == 0)
       fs::rename(scratch / fileName, model.libraryPath, error);
     fs::remove_all(scratch);
-    if (result.status != 0)
-      throw std::runtime_error("cavsc failed (" + result.describe() +
+    if (result.status != 0) {
+      std::ostringstream how;
+      if (result.timedOut)
+        how << "killed past --cavsc-timeout=" << timeLimitSeconds_;
+      else
+        how << result.describe();
+      throw std::runtime_error("cavsc failed (" + how.str() +
                                "):\n  " + commandLine(argv) + "\n" +
                                result.output);
+    }
     if (error)
       throw std::runtime_error("cannot move the compiled model to '" +
                                model.libraryPath + "': " + error.message());

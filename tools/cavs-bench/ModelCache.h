@@ -51,9 +51,12 @@ class ModelCache {
 public:
   /// `cavsc` and `folder` empty select the defaults (the cavsc next to this
   /// executable, $TMPDIR/cavs-bench-cache); `cuda`: libraries also get CUDA
-  /// code (--target=cpu,cuda). Throws std::runtime_error when cavsc is
-  /// missing or the folder cannot be created.
-  ModelCache(std::string cavsc, std::string folder, bool cuda);
+  /// code (--target=cpu,cuda); a cavsc that runs past `timeLimitSeconds`
+  /// is killed (a hung compiler would stall the run). Throws
+  /// std::runtime_error when cavsc is missing or the folder cannot be
+  /// created.
+  ModelCache(std::string cavsc, std::string folder, bool cuda,
+             double timeLimitSeconds);
 
   /// Compiles (or reuses) and loads `source` at hidden size `hidden`.
   /// Throws std::runtime_error with cavsc's output when it fails, or when
@@ -70,6 +73,7 @@ private:
   /// Names this cavsc and runtime in library names (see the constructor).
   std::string buildKey_;
   bool cuda_;
+  double timeLimitSeconds_;
   /// The folder of the libcavs_runtime.so this process runs with.
   std::string runtimeDir_;
 };

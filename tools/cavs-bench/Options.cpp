@@ -200,6 +200,8 @@ std::string usage() {
          "                     in memory\n"
          "  --cavsc=PATH       the compiler (default: the cavsc next to\n"
          "                     cavs-bench)\n"
+         "  --cavsc-timeout=S  seconds one compile may run before cavsc is\n"
+         "                     killed (600)\n"
          "  --cache=DIR        compiled model libraries\n"
          "                     (default: $TMPDIR/cavs-bench-cache)\n"
          "  --baselines=M      PyTorch baselines of treelstm,\n"
@@ -248,7 +250,8 @@ Options parseOptions(int argc, char **argv) {
                flag == "--min-seconds" || flag == "--rounds" ||
                flag == "--loss" || flag == "--data" || flag == "--cavsc" ||
                flag == "--cache" || flag == "--schedule" ||
-               flag == "--device" || flag == "--gemm") {
+               flag == "--device" || flag == "--gemm" ||
+               flag == "--cavsc-timeout") {
       if (!hasValue || value.empty())
         throw UsageError(flag + " needs a value (" + flag + "=...)");
       if (flag == "--workload")
@@ -265,6 +268,8 @@ Options parseOptions(int argc, char **argv) {
         options.gemms = parseGemmEngines(flag, value);
       else if (flag == "--min-seconds")
         options.minSeconds = parseSeconds(flag, value);
+      else if (flag == "--cavsc-timeout")
+        options.cavscTimeout = parseSeconds(flag, value);
       else if (flag == "--rounds")
         options.rounds = parseCount(flag, value);
       else if (flag == "--loss" && (value == "all" || value == "root"))

@@ -66,6 +66,8 @@ struct Options {
   int32_t rounds = 1;
   /// The compiler; empty: the cavsc next to cavs-bench.
   std::string cavsc;
+  /// Seconds one compile may run before cavsc is killed.
+  double cavscTimeout = 600;
   /// Where compiled model libraries are kept; empty: $TMPDIR/cavs-bench-cache.
   std::string cache;
   /// The data folder of the workload; empty: its default under
