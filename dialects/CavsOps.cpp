@@ -184,6 +184,7 @@ LogicalResult ModelOp::verifyRegions() {
     return success();
   };
   llvm::StringMap<ParamPackOp> packOf;
+  bool hasVertex = false;
   for (Operation &op : getBody().front()) {
     if (!isa<ParamOp, ParamPackOp, VertexOp>(op))
       return op.emitOpError("is not allowed directly in a cavs.model; expected "
@@ -200,10 +201,14 @@ LogicalResult ModelOp::verifyRegions() {
         return diag;
       }
     auto vertex = dyn_cast<VertexOp>(op);
+    hasVertex |= bool(vertex);
     if (vertex && (failed(check(vertex, vertex.getPulls(), pulls, "pull")) ||
                    failed(check(vertex, vertex.getPushes(), pushes, "push"))))
       return failure();
   }
+  // As the frontend requires: a model evaluates its vertex functions.
+  if (!hasVertex)
+    return emitOpError("has no cavs.vertex function");
   return success();
 }
 

@@ -8,6 +8,13 @@ cavs.model @m state tensor<2x2xf32> {
 
 // -----
 
+// expected-error @below {{'cavs.model' op has no cavs.vertex function}}
+cavs.model @m state tensor<4xf32> {
+  cavs.param @b : tensor<4xf32> init zeros
+}
+
+// -----
+
 cavs.model @m {
   // expected-error @below {{'cavs.constant' op is not allowed directly in a cavs.model; expected cavs.param, cavs.param_pack or cavs.vertex}}
   %0 = cavs.constant dense<1.0> : tensor<f32>

@@ -21,6 +21,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -35,6 +36,13 @@ int main(int argc, char **argv) {
   cavs::registerIRDialects(registry);
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "cavs optimizer driver\n", registry);
+  // A verifier error names its op; MLIR's "see current operation" note
+  // would also print the op in generic form, for a cavs.model the whole
+  // model. --mlir-print-op-on-diagnostic brings it back.
+  auto *printOp = static_cast<llvm::cl::opt<bool> *>(
+      llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic"));
+  if (printOp && printOp->getNumOccurrences() == 0)
+    *printOp = false;
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects()) {
