@@ -60,6 +60,18 @@ TEST_F(ModelWrapper, TrainsSavesAndLoads) {
   EXPECT_EQ(moved.infer(batch), model.infer(batch));
   EXPECT_GT(moved.numTasks(), 0);
   EXPECT_GE(moved.numLevels(), 1);
+  // The moved-from one throws, as the C calls fail for it: outputWidth
+  // dereferenced its NULL definition, param() said it had no 'w'.
+  for (auto call : {+[](Model &m) { m.outputWidth("y"); },
+                    +[](Model &m) { m.param("w"); },
+                    +[](Model &m) { m.backward(); }}) {
+    try {
+      call(loaded);
+      ADD_FAILURE() << "no error from a moved-from model";
+    } catch (const Error &e) {
+      EXPECT_STREQ(e.what(), "model must not be NULL");
+    }
+  }
 }
 
 // Tests Model::freeze: a frozen parameter keeps its value through training

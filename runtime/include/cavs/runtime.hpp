@@ -687,7 +687,7 @@ public:
   }
   /// Floats per vertex of output `name`; throws for an unknown name.
   int64_t outputWidth(const std::string &name) const {
-    const cavs_program_desc &program = cavs_model_definition(get())->train;
+    const cavs_program_desc &program = cavs_model_definition(live())->train;
     for (int32_t f = 0; f < program.num_functions; ++f)
       for (int32_t i = 0; i < program.functions[f].num_pushes; ++i)
         if (name == program.functions[f].pushes[i].name)
@@ -795,7 +795,15 @@ private:
   }
   int32_t paramIndex(const std::string &name) const {
     return detail::checkedIndex(
-        cavs_param_store_find_param(params(), name.c_str()), "parameter", name);
+        cavs_param_store_find_param(cavs_model_params(live()), name.c_str()),
+        "parameter", name);
+  }
+  /// The handle, or throws for a moved-from model (whose definition and
+  /// stores are NULL), as the C calls fail for it.
+  cavs_model *live() const {
+    if (!handle_)
+      throw Error(CAVS_ERROR_INVALID_ARGUMENT, "model must not be NULL");
+    return handle_.get();
   }
   detail::Owned<cavs_model, cavs_model_destroy> handle_;
 };
