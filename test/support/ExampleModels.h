@@ -87,6 +87,10 @@ inline const std::vector<ExampleModel> &cornerCaseModels() {
        {GraphShape::Tree, GraphShape::Dag},
        CAVS_TEST_MODELS_DIR},
       {"inputs-as-logits.cavs", {}, {GraphShape::Tree}, CAVS_TEST_MODELS_DIR},
+      {"table-between-dense.cavs",
+       {},
+       {GraphShape::Tree},
+       CAVS_TEST_MODELS_DIR},
   };
   return models;
 }

@@ -24,33 +24,34 @@ namespace {
 /// costs microseconds of latency, a few KiB more cost less.
 constexpr int64_t kSpanGap = 16384;
 
-/// `ranges` sorted and merged into spans with gaps below kSpanGap.
-std::vector<ElementRange> copySpans(std::vector<ElementRange> ranges) {
-  std::sort(ranges.begin(), ranges.end(),
-            [](const ElementRange &a, const ElementRange &b) {
-              return a.begin < b.begin;
-            });
+/// The parameters that do not track rows, as copy spans: in offset order,
+/// neighbours less than kSpanGap apart merged, never across a table that
+/// tracks rows (its touched rows are copied on their own: a span over it
+/// added its gradient twice).
+std::vector<ElementRange> denseSpans(const GradStore &grads) {
+  const ModelLayout &layout = grads.layout();
+  std::vector<int32_t> order(size_t(layout.numParams()));
+  for (int32_t p = 0; p < layout.numParams(); ++p)
+    order[size_t(p)] = p;
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return layout.param(a).offset < layout.param(b).offset;
+  });
   std::vector<ElementRange> spans;
-  for (const ElementRange &range : ranges) {
-    if (range.begin >= range.end)
+  bool tableSinceSpan = true;
+  for (int32_t p : order) {
+    if (grads.tracksRows(p)) {
+      tableSinceSpan = true;
       continue;
-    if (!spans.empty() && range.begin - spans.back().end < kSpanGap)
+    }
+    const ElementRange range{layout.param(p).offset,
+                             layout.param(p).offset + layout.param(p).size};
+    if (!tableSinceSpan && range.begin - spans.back().end < kSpanGap)
       spans.back().end = std::max(spans.back().end, range.end);
     else
       spans.push_back(range);
+    tableSinceSpan = false;
   }
   return spans;
-}
-
-/// The parameters that do not track rows, as copy spans.
-std::vector<ElementRange> denseSpans(const GradStore &grads) {
-  const ModelLayout &layout = grads.layout();
-  std::vector<ElementRange> ranges;
-  for (int32_t p = 0; p < layout.numParams(); ++p)
-    if (!grads.tracksRows(p))
-      ranges.push_back({layout.param(p).offset,
-                        layout.param(p).offset + layout.param(p).size});
-  return copySpans(std::move(ranges));
 }
 
 /// A table that tracks rows, with rows touched since the last zeroing.
