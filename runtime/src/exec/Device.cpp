@@ -30,15 +30,9 @@ constexpr int64_t kSpanGap = 16384;
 /// added its gradient twice).
 std::vector<ElementRange> denseSpans(const GradStore &grads) {
   const ModelLayout &layout = grads.layout();
-  std::vector<int32_t> order(size_t(layout.numParams()));
-  for (int32_t p = 0; p < layout.numParams(); ++p)
-    order[size_t(p)] = p;
-  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-    return layout.param(a).offset < layout.param(b).offset;
-  });
   std::vector<ElementRange> spans;
   bool tableSinceSpan = true;
-  for (int32_t p : order) {
+  for (int32_t p : layout.storageOrder()) {
     if (grads.tracksRows(p)) {
       tableSinceSpan = true;
       continue;
