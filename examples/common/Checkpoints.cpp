@@ -30,6 +30,13 @@ void Checkpoints::resume(const RunState &state,
   if (!enabled() || !writer_)
     return;
   bestPath_ = resumePath + ".best";
+  // The last epoch's save would replace the run's best checkpoint, which
+  // stays where it is until an epoch beats it.
+  if (sameFile(path_, bestPath_))
+    throw UsageError("--checkpoint " + path_ + " is the best checkpoint of "
+                     "--resume " + resumePath + " (epoch " +
+                     std::to_string(bestEpoch_) +
+                     "); saving the last epoch there would overwrite it");
   if (!std::filesystem::is_regular_file(bestPath_))
     throw std::runtime_error(
         "--resume " + resumePath + ": its best checkpoint '" + bestPath_ +

@@ -61,10 +61,34 @@ void requireWritableFile(const std::string &flag, const std::string &value,
                      ", not a regular file");
 }
 
+bool sameFile(const std::string &a, const std::string &b) {
+  std::error_code error;
+  const bool equivalent = fs::equivalent(a, b, error);
+  return error ? resolved(a) == resolved(b) : equivalent;
+}
+
+void requireOutputsSpareInputs(const TrainOptions &options,
+                               const std::vector<InputFile> &inputs) {
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (!options.checkpoint.empty()) {
+    outputs.push_back({"--checkpoint " + options.checkpoint,
+                       options.checkpoint});
+    outputs.push_back({"--checkpoint " + options.checkpoint,
+                       options.checkpoint + ".best"});
+  }
+  if (!options.metrics.empty())
+    outputs.push_back({"--metrics " + options.metrics, options.metrics});
+  for (const auto &[flag, output] : outputs)
+    for (const InputFile &input : inputs)
+      if (sameFile(output, input.path))
+        throw UsageError(flag + " would overwrite '" + input.path +
+                         "', which the run reads (" + input.flag +
+                         "); give it a file of its own");
+}
+
 void requireSeparateOutputs(const TrainOptions &options) {
   if (options.metrics.empty())
     return;
-  const fs::path metrics = resolved(options.metrics);
   for (const auto &[flag, checkpoint] :
        {std::pair<const char *, std::string>{"--checkpoint",
                                              options.checkpoint},
@@ -72,7 +96,7 @@ void requireSeparateOutputs(const TrainOptions &options) {
     if (checkpoint.empty())
       continue;
     for (const std::string &file : {checkpoint, checkpoint + ".best"})
-      if (resolved(file) == metrics)
+      if (sameFile(file, options.metrics))
         throw UsageError("--metrics " + options.metrics + " is '" + file +
                          "', a checkpoint file of " + flag + " " +
                          checkpoint + "; give the curves a file of their own");

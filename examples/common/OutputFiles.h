@@ -13,6 +13,7 @@
 #include "TrainOptions.h"
 
 #include <string>
+#include <vector>
 
 namespace cavs_examples {
 
@@ -27,6 +28,22 @@ void requireWritableFile(const std::string &flag, const std::string &value,
 /// reads as a checkpoint (--checkpoint, --resume and their .best files):
 /// one would overwrite the other.
 void requireSeparateOutputs(const TrainOptions &options);
+
+/// A file the run reads, and the flag that names it (or its folder).
+struct InputFile {
+  std::string flag;
+  std::string path;
+};
+
+/// Throws UsageError when --checkpoint, its .best file or --metrics is one
+/// of `inputs` (a data split, the word vectors): a save would overwrite
+/// what the run reads.
+void requireOutputsSpareInputs(const TrainOptions &options,
+                               const std::vector<InputFile> &inputs);
+
+/// Whether `a` and `b` name one file: the same file when both exist (links
+/// and hard links included), else the same resolved path.
+bool sameFile(const std::string &a, const std::string &b);
 
 } // namespace cavs_examples
 

@@ -8,6 +8,7 @@
 #include "Fingerprint.h"
 #include "Embeddings.h"
 #include "Metrics.h"
+#include "OutputFiles.h"
 #include "Resume.h"
 #include "Sst.h"
 #include "TrainOptions.h"
@@ -158,6 +159,12 @@ int train(const SstModel &spec, const Options &options) {
                 {"--max-train", std::to_string(options.maxTrain)},
                 {"--loss", options.loss}});
   const SstSplits data = loadData(spec, options);
+  std::vector<InputFile> inputs;
+  for (const char *split : {"train.txt", "dev.txt", "test.txt"})
+    inputs.push_back({"--data", data.dir + "/" + split});
+  if (!options.embeddings.path.empty())
+    inputs.push_back({"--embeddings", options.embeddings.path});
+  requireOutputsSpareInputs(options, inputs);
   if (dist)
     requireSameData(*dist, evaluationData(data));
   requireRows(*model, "embed", data.vocab.size(), "V");

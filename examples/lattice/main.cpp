@@ -13,6 +13,7 @@
 #include "App.h"
 #include "Checkpoints.h"
 #include "Metrics.h"
+#include "OutputFiles.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -46,6 +47,8 @@ int train(const Options &options) {
   requireRowsForFlag(model, "--lexicon", "word_embed", options.lexicon, "V");
   const TextCorpus corpus =
       loadTextCorpus(options.source, options.maxTrain, /*spellTestWords=*/true);
+  requireOutputsSpareInputs(options, {{"--data", corpus.dir + "/valid.txt"},
+                                      {"--data", corpus.dir + "/test.txt"}});
   setUpThreads(options.threads);
   const std::vector<std::string> trainText =
       lattice::spell(corpus.train, corpus.vocab);

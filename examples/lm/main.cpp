@@ -17,6 +17,7 @@
 #include "Embeddings.h"
 #include "Fingerprint.h"
 #include "Metrics.h"
+#include "OutputFiles.h"
 #include "TextCorpus.h"
 #include "TrainOptions.h"
 #include "Trainer.h"
@@ -79,6 +80,11 @@ int train(const Options &options) {
   MetricsLog metrics(options);
   const TextCorpus corpus = loadTextCorpus(options.source, options.maxTrain,
                                            /*spellTestWords=*/false, kDevEvery);
+  std::vector<InputFile> inputs = {{"--data", corpus.dir + "/valid.txt"},
+                                   {"--data", corpus.dir + "/test.txt"}};
+  if (!options.embeddings.path.empty())
+    inputs.push_back({"--embeddings", options.embeddings.path});
+  requireOutputsSpareInputs(options, inputs);
   setUpThreads(options.threads);
   const bool fixed = options.mode == "fixed";
   const SampleSet trainSet = chains(corpus.train, options);

@@ -175,10 +175,12 @@ class Checker:
             self.failures.append(f"the resumed metrics' wall time goes back: "
                                  f"{walls}")
 
-    def refused(self, what, checkpoint, flags, status, message):
-        """Resuming `checkpoint` with `flags` must fail and change nothing:
-        neither the checkpoint's files nor the run's --metrics file, nor
-        create a --metrics file that was not there."""
+    def refused(self, what, checkpoint, flags, status, message, output=None):
+        """Resuming `checkpoint` with `flags` (saving to `output`, by default
+        `checkpoint`) must fail and change nothing: neither the checkpoint's
+        files nor the run's --metrics file, nor create a --metrics file that
+        was not there."""
+        output = output or checkpoint
         metrics = self.path("refused.jsonl")
         with open(metrics, "w") as lines:
             lines.write('{"event": "epoch", "epoch": 1}\n')
@@ -189,22 +191,22 @@ class Checker:
         before = [open(f, "rb").read() if os.path.exists(f) else None
                   for f in files]
         # The metrics file is that of the run, then one that is absent.
-        code, output = run(self.base + ["--epochs", str(EPOCHS), "--resume",
-                                        checkpoint, "--checkpoint",
-                                        checkpoint, "--metrics", metrics] +
-                           flags, self.env)
+        code, printed = run(self.base + ["--epochs", str(EPOCHS), "--resume",
+                                         checkpoint, "--checkpoint", output,
+                                         "--metrics", metrics] + flags,
+                            self.env)
         absent_code, _ = run(self.base + ["--epochs", str(EPOCHS), "--resume",
-                                          checkpoint, "--checkpoint",
-                                          checkpoint, "--metrics", absent] +
-                             flags, self.env)
+                                          checkpoint, "--checkpoint", output,
+                                          "--metrics", absent] + flags,
+                             self.env)
         if absent_code != status or os.path.exists(absent):
             self.failures.append(f"{what}: with an absent --metrics file, "
                                  f"exit status {absent_code} and the file "
                                  f"{'made' if os.path.exists(absent) else 'not made'}")
-        if code != status or message not in output:
+        if code != status or message not in printed:
             self.failures.append(f"{what}: exit status {code}, expected "
                                  f"{status} and the message '{message}'")
-        if re.search(r"^epoch ", output, re.MULTILINE):
+        if re.search(r"^epoch ", printed, re.MULTILINE):
             self.failures.append(f"{what}: it trained")
         after = [open(f, "rb").read() if os.path.exists(f) else None
                  for f in files]
@@ -234,6 +236,15 @@ class Checker:
                      f"--resume {self.path('nobest.ckpt')}: its best "
                      f"checkpoint '{self.path('nobest.ckpt')}.best' (epoch 1) "
                      "is missing")
+        # Saving onto the resumed run's best checkpoint would replace it with
+        # the last epoch (and report it as the best).
+        onbest = self.path("onbest.ckpt")
+        shutil.copy(self.path("epoch1.ckpt"), onbest)
+        shutil.copy(self.path("epoch1.ckpt.best"), onbest + ".best")
+        self.refused("the checkpoint on the best one", onbest, [], 2,
+                     f"--checkpoint {onbest}.best is the best checkpoint of "
+                     f"--resume {onbest} (epoch 1); saving the last epoch "
+                     "there would overwrite it", output=onbest + ".best")
         _, usage = run([self.args.app, "--help"], self.env)
         if "--freeze-embeddings" in usage:
             shutil.copy(self.path("epoch1.ckpt"), self.path("frozen.ckpt"))
