@@ -2,6 +2,7 @@
 #include "Accuracy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace cavs_examples {
@@ -22,7 +23,9 @@ public:
                             " (classes x width of " + output + ")");
   }
 
-  /// The argmax of W_o h + b_o for vertex `v`.
+  /// The argmax of W_o h + b_o for vertex `v`; -1 (no class, never
+  /// right) when a logit is NaN, as all are once a run diverged:
+  /// max_element then answered class 0, a plausible accuracy.
   int32_t predict(int32_t v) {
     const float *state = states_.data() + int64_t(v) * hidden_;
     for (size_t c = 0; c < logits_.size(); ++c) {
@@ -30,6 +33,8 @@ public:
       double sum = bias_[c];
       for (int64_t j = 0; j < hidden_; ++j)
         sum += double(row[j]) * double(state[j]);
+      if (std::isnan(sum))
+        return -1;
       logits_[c] = sum;
     }
     return int32_t(std::max_element(logits_.begin(), logits_.end()) -
