@@ -287,6 +287,40 @@ TEST_F(CheckpointTest, TensorOrderDoesNotMatter) {
   EXPECT_EQ(trained.optimizer.stepCount(), 2);
 }
 
+// Tests that the step count stops where the next step's count would no
+// longer fit in int64 (a crafted count of 2^63 - 3 stepped twice overflowed
+// and made Adam's update NaN), and that the refused step changes nothing.
+TEST_F(CheckpointTest, StepCountStopsBeforeOverflow) {
+  CheckpointSpec spec = adamSpec();
+  spec.stepCount = (~uint64_t(0) >> 1) - 2;
+  writeBytes(path(), encodeCheckpoint(spec));
+  Trained trained(OptimizerKind::Adam);
+  loadCheckpoint(path(), trained.params, trained.optimizer);
+  trained.step(2);
+  EXPECT_EQ(trained.optimizer.stepCount(),
+            std::numeric_limits<int64_t>::max() - 1);
+  const std::vector<float> before = toVector(trained.params.data());
+  for (float value : before)
+    ASSERT_TRUE(std::isfinite(value));
+  try {
+    trained.step(3);
+    ADD_FAILURE() << "the step was taken";
+  } catch (const Error &e) {
+    EXPECT_STREQ(e.what(), "the optimizer has taken 9223372036854775806 "
+                           "steps; the step count cannot grow further in "
+                           "int64");
+  }
+  EXPECT_EQ(toVector(trained.params.data()), before);
+  // The count saved there loads again.
+  check(cavs_checkpoint_save_with_state(path("last.ckpt").c_str(),
+                                        trained.params.get(),
+                                        trained.optimizer.get(), nullptr));
+  Trained other(OptimizerKind::Adam);
+  loadCheckpoint(path("last.ckpt"), other.params, other.optimizer);
+  EXPECT_EQ(other.optimizer.stepCount(),
+            std::numeric_limits<int64_t>::max() - 1);
+}
+
 // Tests that a training state is written as documented and comes back
 // field by field, bit for bit, in order; a file without one empties the
 // state it loads into.

@@ -13,6 +13,7 @@
 #include "params/RangeSlices.h"
 
 #include <cmath>
+#include <limits>
 
 namespace cavs::runtime {
 
@@ -62,6 +63,14 @@ Status Optimizer::step(ParamStore &params, const GradStore &grads) {
       requireSameModel(*layout_, params.layout(), "the parameter store"));
   CAVS_RETURN_IF_ERROR(
       requireSameModel(*layout_, grads.layout(), "the gradient store"));
+  // The count after this step must still leave the next step's count in
+  // int64, as a checkpoint's must (Adam's bias correction of an overflowed
+  // count is NaN).
+  if (stepCount_ >= std::numeric_limits<int64_t>::max() - 1)
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "the optimizer has taken {} steps; the step count "
+                     "cannot grow further in int64",
+                     stepCount_);
   // Frozen parameters take no part: no update, no state change, and their
   // gradients do not count towards the clipping norm.
   const std::vector<ElementRange> ranges =
