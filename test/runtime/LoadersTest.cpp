@@ -80,9 +80,11 @@ TEST_F(SstLoader, LeafTyping) {
   EXPECT_EQ(allChildren(batch), (std::vector<int32_t>{0, 1}));
 }
 
-// Tests a fixed vocabulary: unknown words map to the given id, CRLF works.
-TEST_F(SstLoader, FixedVocabularyAndCrlf) {
-  const std::string path = writeFile("trees.txt", "(1 (2 a) (3 zebra))\r\n");
+// Tests a fixed vocabulary: unknown words map to the given id, CRLF and a
+// UTF-8 byte-order mark work (the mark was "expected '('").
+TEST_F(SstLoader, FixedVocabularyCrlfAndByteOrderMark) {
+  const std::string path =
+      writeFile("trees.txt", "\xEF\xBB\xBF(1 (2 a) (3 zebra))\r\n");
   Vocab vocab;
   vocab.add("<unk>");
   vocab.add("a");

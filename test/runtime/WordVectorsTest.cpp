@@ -116,11 +116,12 @@ TEST_F(WordVectors, LoadsEveryFormat) {
     }
 }
 
-// Tests the details of the format: CRLF line ends, tabs, a last line
-// without "\n", the first of two vectors of a word, and a word containing
-// blanks (skipped and counted, as glove.840B's "at name@domain.com" lines).
+// Tests the details of the format: a UTF-8 byte-order mark (it became part
+// of the first word), CRLF line ends, tabs, a last line without "\n", the
+// first of two vectors of a word, and a word containing blanks (skipped and
+// counted, as glove.840B's "at name@domain.com" lines).
 TEST_F(WordVectors, FormatDetails) {
-  const std::string path = writeFile("details.txt", "w1\t1 2 3 4\r\n"
+  const std::string path = writeFile("details.txt", "\xEF\xBB\xBFw1\t1 2 3 4\r\n"
                                                     "w1 9 9 9 9\r\n"
                                                     "a b 5 6 7 8\r\n"
                                                     "w4 -1e-3 0.5 2 3");

@@ -10,6 +10,7 @@
 #include "checkpoint/Safetensors.h"
 
 #include "support/Excerpt.h"
+#include "support/ReadFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -246,7 +247,7 @@ Status parseHeader(std::string_view json, Header &out) {
     return makeError(CAVS_ERROR_PARSE,
                      "the header is not valid JSON: a NUL byte at offset {}",
                      nul);
-  if (json.substr(0, 3) == "\xEF\xBB\xBF")
+  if (json.substr(0, 3) == kUtf8ByteOrderMark)
     return Status(CAVS_ERROR_PARSE, "the header is not valid JSON: it starts "
                                     "with a UTF-8 byte order mark");
   Header header;

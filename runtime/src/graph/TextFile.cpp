@@ -12,6 +12,10 @@ Status TextFile::read(const std::string &path, const char *what,
   out = TextFile();
   out.path_ = path;
   out.bytes_ = std::move(bytes);
+  // A UTF-8 byte-order mark (some editors write one) is no part of the
+  // first word, tree or number.
+  if (out.bytes_.text().substr(0, 3) == kUtf8ByteOrderMark)
+    out.next_ = 3;
   return Status();
 }
 

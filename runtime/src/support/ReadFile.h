@@ -19,6 +19,10 @@
 
 namespace cavs::runtime {
 
+/// What some editors write at the start of a UTF-8 text file; the text
+/// loaders skip it.
+inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
 /// The bytes of a file.
 struct FileBytes {
   std::unique_ptr<unsigned char[]> data;

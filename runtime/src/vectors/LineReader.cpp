@@ -101,6 +101,9 @@ Status LineReader::next(std::string_view &line, bool &more) {
   }
   if (!line.empty() && line.back() == '\r')
     line.remove_suffix(1);
+  // A UTF-8 byte-order mark is no part of the first word.
+  if (lineNumber_ == 0 && line.substr(0, 3) == kUtf8ByteOrderMark)
+    line.remove_prefix(3);
   ++lineNumber_;
   more = true;
   return Status();
