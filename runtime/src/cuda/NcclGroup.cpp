@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "cuda/NcclGroup.h"
 
+#include "support/Deadline.h"
+
 #include <fmt/format.h>
 #include <nccl.h>
 
@@ -137,10 +139,7 @@ public:
   }
 
 private:
-  Clock::time_point deadline() const {
-    return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(timeoutSeconds_));
-  }
+  Clock::time_point deadline() const { return deadlineAfter(timeoutSeconds_); }
   Status healthy() const {
     if (failed_)
       return Status(CAVS_ERROR_IO,

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "distributed/MpiComm.h"
 
+#include "support/Deadline.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -200,9 +202,7 @@ Status Communicator::progress() {
 Status Communicator::wait(std::string_view what) {
   CAVS_RETURN_IF_ERROR(checkHealthy());
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(timeoutSeconds_));
+  const Clock::time_point deadline = deadlineAfter(timeoutSeconds_);
   for (int polls = 0;; ++polls) {
     int done = 0;
     const int code = MPI_Testall(static_cast<int>(pending_.size()),
