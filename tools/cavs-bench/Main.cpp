@@ -91,7 +91,7 @@ int run(const Options &options) {
         threads.end())
       threads.push_back(config.threads);
   const std::vector<SgemmPeak> peaks = measureSgemmPeaks(threads);
-  reportMachine(peaks);
+  reportMachine(peaks, options.gemms);
   Baselines baselines(options, *workload);
   std::printf("workload: %s, %s%s\n", workload->name.c_str(),
               workload->description.c_str(),

@@ -64,20 +64,29 @@ std::vector<Mode> parseModes(const std::string &flag, const std::string &text) {
   return modes;
 }
 
-/// Engine names the runtime has (cavs_gemm_engine_name).
-std::vector<std::string> parseGemmEngines(const std::string &flag,
-                                          const std::string &text) {
-  std::vector<std::string> known;
+/// Throws UsageError, naming `what`, unless the runtime has a GEMM engine
+/// called `engine` (cavs_gemm_engine_name).
+void requireGemmEngine(const std::string &what, const std::string &engine) {
   std::string list;
   for (int32_t e = 0; e < cavs_num_gemm_engines(); ++e) {
-    known.push_back(cavs_gemm_engine_name(e));
-    list += (e ? ", " : "") + known.back();
+    if (cavs_gemm_engine_name(e) == engine)
+      return;
+    list += std::string(e ? ", " : "") + cavs_gemm_engine_name(e);
   }
+  throw UsageError(what + ": no GEMM engine '" + engine +
+                   "' in this runtime (" + list + ")");
+}
+
+/// Engine names the runtime has, each once.
+std::vector<std::string> parseGemmEngines(const std::string &flag,
+                                          const std::string &text) {
   std::vector<std::string> engines = splitList(flag, text);
-  for (const std::string &engine : engines)
-    if (std::find(known.begin(), known.end(), engine) == known.end())
-      throw UsageError(flag + ": no GEMM engine '" + engine +
-                       "' in this runtime (" + list + ")");
+  for (size_t i = 0; i < engines.size(); ++i) {
+    requireGemmEngine(flag, engines[i]);
+    if (std::find(engines.begin(), engines.begin() + i, engines[i]) !=
+        engines.begin() + i)
+      throw UsageError(flag + " names '" + engines[i] + "' twice");
+  }
   return engines;
 }
 
@@ -306,6 +315,10 @@ Options parseOptions(int argc, char **argv) {
   }
   if (options.ablation && options.products)
     throw UsageError("--ablation and --products are separate runs: give one");
+  // The runtime reports a bad $CAVS_GEMM only as the first model instance is
+  // created, after the header named the default engine.
+  if (const char *engine = std::getenv("CAVS_GEMM"); engine && *engine)
+    requireGemmEngine("$CAVS_GEMM", engine);
   return options;
 }
 

@@ -84,16 +84,34 @@ std::string hugePageMode() {
   return modes.substr(open + 1, close - open - 1);
 }
 
-void reportMachine(const std::vector<SgemmPeak> &peaks) {
-  const std::string engine = cavs_gemm_engine(), kernel = cavs_gemm_kernel();
+void reportMachine(const std::vector<SgemmPeak> &peaks,
+                   const std::vector<std::string> &rowEngines) {
+  // "onednn (avx512_core)", or with --gemm each row's engine and kernel.
+  std::string engines = std::string(cavs_gemm_engine()) + " (" +
+                        cavs_gemm_kernel() + ")";
+  std::string engineNames = cavs_gemm_engine(), kernels = cavs_gemm_kernel();
+  if (!rowEngines.empty()) {
+    engines = "per row (/gemm:E)", engineNames.clear(), kernels.clear();
+    for (const std::string &engine : rowEngines) {
+      auto peak = std::find_if(peaks.begin(), peaks.end(),
+                               [&](const SgemmPeak &p) {
+                                 return p.engine == engine;
+                               });
+      const std::string kernel = peak == peaks.end() ? "?" : peak->kernel;
+      engines += (engineNames.empty() ? " " : ", ") + engine + " (" +
+                 kernel + ")";
+      engineNames += (engineNames.empty() ? "" : ",") + engine;
+      kernels += (kernels.empty() ? "" : ",") + kernel;
+    }
+  }
   const std::string hugePages = hugePageMode();
-  std::printf("machine: %s, %u hardware threads; GEMM engine %s (%s); "
+  std::printf("machine: %s, %u hardware threads; GEMM engine %s; "
               "transparent huge pages: %s\n",
               cpuModel().c_str(), std::thread::hardware_concurrency(),
-              engine.c_str(), kernel.c_str(), hugePages.c_str());
+              engines.c_str(), hugePages.c_str());
   benchmark::AddCustomContext("cpu_model", cpuModel());
-  benchmark::AddCustomContext("gemm_engine", engine);
-  benchmark::AddCustomContext("gemm_kernel", kernel);
+  benchmark::AddCustomContext("gemm_engine", engineNames);
+  benchmark::AddCustomContext("gemm_kernel", kernels);
   benchmark::AddCustomContext("transparent_hugepages", hugePages);
   for (const SgemmPeak &peak : peaks) {
     std::printf("sgemm, %d thread%s, %s (%s): 512x512x512 %.1f GFLOP/s, "

@@ -41,9 +41,12 @@ std::string hugePageMode();
 /// active engine is left as it was.
 std::vector<SgemmPeak> measureSgemmPeaks(const std::vector<int32_t> &threads);
 
-/// Prints the machine and the peaks, and records them in Google Benchmark's
-/// context (the JSON output's "context").
-void reportMachine(const std::vector<SgemmPeak> &peaks);
+/// Prints the machine, the GEMM engine the runs use (each of `rowEngines`,
+/// --gemm, in the rows named after it; the active one when empty) and the
+/// peaks, and records them in Google Benchmark's context (the JSON output's
+/// "context").
+void reportMachine(const std::vector<SgemmPeak> &peaks,
+                   const std::vector<std::string> &rowEngines);
 
 /// The best engine's 512 figure with `threads` threads (0 when not
 /// measured).

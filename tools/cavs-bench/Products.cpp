@@ -296,7 +296,7 @@ void registerShape(std::deque<ProductCase> &cases, const ProductCase &shape,
 
 int runProducts(const Options &options) {
   const std::vector<SgemmPeak> peaks = measureSgemmPeaks(options.threads);
-  reportMachine(peaks);
+  reportMachine(peaks, options.gemms);
   std::fflush(stdout);
   for (int32_t hidden : options.hiddens)
     for (int32_t rows : kTaskRows)
