@@ -87,6 +87,8 @@ foreach(check "6;no-merge/round:1" "15;no-merge/round:2" "9;all-off/round:2")
   endif()
 endforeach()
 run_bench(FALSE "--rounds expects positive integers, got '0'" --rounds=0)
+# A usage error, before any model is compiled (it failed at run time).
+run_bench(FALSE "--threads: at most 4096 threads, got 100000" --threads=100000)
 # Google Benchmark answers a bad value of these with its usage and status 0.
 run_bench(FALSE "--benchmark_out_format expects console, json or csv, got 'bogus'"
   --benchmark_out_format=bogus)

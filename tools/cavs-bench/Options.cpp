@@ -271,8 +271,14 @@ Options parseOptions(int argc, char **argv) {
         options.hiddens = parseCounts(flag, value);
       else if (flag == "--mode")
         options.modes = parseModes(flag, value);
-      else if (flag == "--threads")
+      else if (flag == "--threads") {
         options.threads = parseCounts(flag, value);
+        for (int32_t threads : options.threads)
+          if (threads > CAVS_MAX_THREADS)
+            throw UsageError("--threads: at most " +
+                             std::to_string(CAVS_MAX_THREADS) +
+                             " threads, got " + std::to_string(threads));
+      }
       else if (flag == "--gemm")
         options.gemms = parseGemmEngines(flag, value);
       else if (flag == "--min-seconds")
