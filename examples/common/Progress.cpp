@@ -26,9 +26,12 @@ ProgressBar::ProgressBar(std::string label, int64_t total, double lineSeconds,
     interval_ = std::chrono::milliseconds(100);
   else
     // Clock::duration counts nanoseconds in an int64: a longer interval
-    // (about 292 years) would overflow into a negative one, due at once.
-    interval_ = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(std::min(lineSeconds, kMaxLineSeconds)));
+    // (about 292 years) would overflow into a negative one, due at once,
+    // and one under a tick would round to zero, which means no progress.
+    interval_ = std::max(
+        Clock::duration(1),
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+            std::min(lineSeconds, kMaxLineSeconds))));
 }
 
 void ProgressBar::update(int64_t done, const std::string &status) {

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -85,6 +86,19 @@ TEST_F(ProgressTest, ElsewherePrintsAFlushedLineEveryInterval) {
   EXPECT_NE(first.find(" s, eta "), std::string::npos) << first;
   EXPECT_EQ(first.substr(first.size() - 15), "loss/tree 2.500");
   EXPECT_EQ(second.rfind("epoch 2: 8/8 (100%), ", 0), 0u) << second;
+}
+
+// An interval under a clock tick prints every update (it rounded to zero,
+// which turned progress off).
+TEST_F(ProgressTest, ElsewhereTinyIntervalPrintsEveryUpdate) {
+  ProgressBar bar("epoch 1", 2, 1e-10, out_, /*terminal=*/false);
+  pause();
+  bar.update(1, "loss/tree 1.000");
+  pause();
+  bar.update(2, "loss/tree 1.000");
+  bar.finish();
+  const std::string text = written();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
 }
 
 TEST_F(ProgressTest, ElsewhereNothingWithinTheInterval) {
