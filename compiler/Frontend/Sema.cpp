@@ -148,12 +148,22 @@ void ModuleChecker::checkModelName() {
   static const llvm::StringSet<> headerNames = {
       "cavs", "cavs_models", "std", "uint64_t", "int64_t", "int32_t",
       "size_t",
-      // Macros of the C library that a translation unit may include first.
+      // Macros of the C library that a translation unit may include first,
+      // and those GCC and Clang predefine outside strict ISO modes.
       "NULL", "EOF", "errno", "assert", "stdin", "stdout", "stderr",
-      "offsetof"};
-  bool taken = headerNames.contains(name) || name.starts_with("cavs_") ||
-               name.contains("__") ||
-               (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1]));
+      "offsetof", "unix", "linux"};
+  // <stdint.h>'s limit and constant macros: INT32_MAX, SIZE_MAX, UINT64_C.
+  const bool stdintMacro =
+      llvm::all_of(name,
+                   [](char c) {
+                     return llvm::isUpper(c) || llvm::isDigit(c) || c == '_';
+                   }) &&
+      (name.ends_with("_MAX") || name.ends_with("_MIN") ||
+       name.ends_with("_C"));
+  bool taken = headerNames.contains(name) ||
+               name.lower().rfind("cavs_", 0) == 0 || name.contains("__") ||
+               (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1])) ||
+               name.ends_with("_t") || stdintMacro;
   if (isCOrCppKeyword(name))
     diag.error(module.nameLoc, "model name '" + name +
                                    "' is a C or C++ keyword; the generated "
@@ -163,10 +173,10 @@ void ModuleChecker::checkModelName() {
     diag.error(module.nameLoc,
                "model name '" + name +
                    "' is taken by the runtime's or the C++ library's names "
-                   "(cavs, cavs_*, cavs_models, std, uint64_t, NULL, errno, "
-                   "assert, ...) or reserved "
-                   "(__, _ and a capital); the generated header names a "
-                   "class and functions after the model");
+                   "(cavs, cavs_* and CAVS_* in any case, cavs_models, std, "
+                   "NULL, errno, assert, unix, INT32_MAX, ...) or reserved "
+                   "(__, _ and a capital, _t at the end); the generated "
+                   "header names a class and functions after the model");
 }
 
 void ModuleChecker::declareNames() {
