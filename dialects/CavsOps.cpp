@@ -225,10 +225,14 @@ LogicalResult ParamOp::verify() {
     if (extent < 1 || extent > CAVS_MAX_DIMENSION)
       return emitOpError("expects extents in [1, ")
              << CAVS_MAX_DIMENSION << "], got " << type;
+  if (type.getNumElements() > CAVS_MAX_PARAM_ELEMENTS)
+    return emitOpError("expects at most ")
+           << CAVS_MAX_PARAM_ELEMENTS << " elements, got " << type;
   ArrayRef<double> args = getInitArgs();
   for (double arg : args)
-    if (!std::isfinite(arg))
-      return emitOpError("expects finite initializer arguments, got ") << arg;
+    if (!(std::fabs(arg) <= std::numeric_limits<float>::max()))
+      return emitOpError("expects finite f32 initializer arguments, got ")
+             << arg;
   size_t expected = 0;
   switch (getInit()) {
 #define CAVS_INIT_KIND(keyword, NAME, value, args)                             \

@@ -46,8 +46,23 @@ cavs.model @m {
 // -----
 
 cavs.model @m {
-  // expected-error @below {{'cavs.param' op expects finite initializer arguments, got INF}}
+  // expected-error @below {{'cavs.param' op expects at most 72057594037927936 elements, got 'tensor<2147483647x2147483647xf32>'}}
+  cavs.param @p : tensor<2147483647x2147483647xf32> init zeros
+}
+
+// -----
+
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op expects finite f32 initializer arguments, got INF}}
   cavs.param @p : tensor<4xf32> init constant(0x7FF0000000000000)
+}
+
+// -----
+
+// Finite in f64, infinite once the runtime samples it in f32.
+cavs.model @m {
+  // expected-error @below {{'cavs.param' op expects finite f32 initializer arguments, got -1.000000e+39}}
+  cavs.param @p : tensor<4xf32> init uniform(-1.0e39, 1.0)
 }
 
 // -----
