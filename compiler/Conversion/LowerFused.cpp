@@ -9,6 +9,8 @@
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Conversion/RuntimeLowering.h"
 
+#include <limits>
+
 namespace cavs {
 #define GEN_PASS_DEF_CAVSLOWERFUSED
 #include "compiler/Conversion/Passes.h.inc"
@@ -26,7 +28,13 @@ struct LowerFusedPass : public cavs::impl::CavsLowerFusedBase<LowerFusedPass> {
     FailureOr<Device> target = parseDevice(module, device);
     if (failed(target))
       return signalPassFailure();
-    int32_t number = firstKernel;
+    if (firstKernel < 0) {
+      module.emitError("cavs-lower-fused: first-kernel must be a kernel "
+                       "number (0 or more), got ")
+          << int32_t(firstKernel);
+      return signalPassFailure();
+    }
+    int64_t number = firstKernel;
     for (auto model : llvm::to_vector(module.getOps<ModelOp>())) {
       std::string prefix =
           symbolPrefix.empty() ? model.getSymName().str() : symbolPrefix;
@@ -34,7 +42,12 @@ struct LowerFusedPass : public cavs::impl::CavsLowerFusedBase<LowerFusedPass> {
           model, prefix, [&](FusedOp fused, StringRef name) -> LogicalResult {
             Builder b(fused.getContext());
             if (*target == Device::CUDA) {
-              fused->setAttr(kKernelAttrName, b.getI32IntegerAttr(number++));
+              if (number > std::numeric_limits<int32_t>::max())
+                return fused.emitOpError("needs kernel number ")
+                       << number << ", past int32 (first-kernel "
+                       << int32_t(firstKernel) << ")";
+              fused->setAttr(kKernelAttrName,
+                             b.getI32IntegerAttr(int32_t(number++)));
               return success();
             }
             if (failed(buildFusedKernel(fused, module, name)))

@@ -5,6 +5,12 @@
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused)' | FileCheck %s
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=5})' | FileCheck %s --check-prefix=CUDA
 // RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-lower-fused{device=tpu})' 2>&1 | FileCheck %s --check-prefix=DEVICE
+// A kernel number below 0, or past int32, is refused (they were numbered
+// -5, -4, ... and wrapped around).
+// RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-lower-fused{device=cuda first-kernel=-5})' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: cavs-lower-fused: first-kernel must be a kernel number (0 or more), got -5
+// RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=2147483647})' 2>&1 | FileCheck %s --check-prefix=PAST
+// PAST: error: 'cavs.fused' op needs kernel number 2147483648, past int32 (first-kernel 2147483647)
 
 // CHECK:       cavs.fused({{.*}}) {{{.*}}cavs.kernel = @m_v_k0
 // CHECK:       cavs.fused({{.*}}) {{{.*}}cavs.kernel = @m_v_k1
