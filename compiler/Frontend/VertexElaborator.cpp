@@ -9,6 +9,7 @@
 
 #include "compiler/Frontend/ConstEval.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Casting.h"
 
 using namespace cavs;
@@ -173,13 +174,20 @@ void VertexElaborator::elaborateFor(const ForStmt &stmt) {
   std::optional<int64_t> begin = evaluateInt(stmt.getBegin());
   std::optional<int64_t> end = evaluateInt(stmt.getEnd());
   llvm::StringRef var = stmt.getVar();
-  if (!reportShadowing(var, stmt.getVarLoc(), "loop variable"))
+  bool badVariable = reportShadowing(var, stmt.getVarLoc(), "loop variable");
+  if (!badVariable)
     if (const Local *previous = lookupLocal(var)) {
       diag.error(stmt.getVarLoc(), "redefinition of '" + var + "'");
       diag.note(previous->loc, "previous definition is here");
+      badVariable = true;
     }
   if (!begin || !end)
     return;
+  if (*begin >= *end)
+    noteArraysOfEmptyLoop(stmt.getBody(), stmt.getLoc());
+  loopsWithBadVariable += badVariable;
+  auto restore =
+      llvm::make_scope_exit([&] { loopsWithBadVariable -= badVariable; });
   for (int64_t i = *begin; i < *end && !aborted && !diag.shouldStop(); ++i) {
     if (!charge(stmt.getLoc()))
       return;
@@ -189,6 +197,18 @@ void VertexElaborator::elaborateFor(const ForStmt &stmt) {
     scopes.back().try_emplace(var, std::move(loopVar));
     elaborateBlock(stmt.getBody());
     scopes.pop_back();
+  }
+}
+
+void VertexElaborator::noteArraysOfEmptyLoop(llvm::ArrayRef<StmtPtr> body,
+                                             llvm::SMLoc loopLoc) {
+  for (const StmtPtr &stmt : body) {
+    if (const auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get()))
+      for (const AssignTarget &target : assign->getTargets())
+        if (target.index)
+          arraysOfEmptyLoops.try_emplace(target.name, loopLoc);
+    if (const auto *loop = llvm::dyn_cast<ForStmt>(stmt.get()))
+      noteArraysOfEmptyLoop(loop->getBody(), loopLoc);
   }
 }
 
@@ -354,6 +374,8 @@ void VertexElaborator::assignElement(llvm::StringRef name, llvm::SMLoc loc,
     return;
   }
   auto [it, inserted] = array->elements.try_emplace(*index);
+  if (!inserted && loopsWithBadVariable > 0)
+    return;
   if (!inserted) {
     diag.error(loc, "redefinition of '" + element + "'");
     diag.note(it->second.loc, "previous definition is here");

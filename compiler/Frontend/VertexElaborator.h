@@ -94,6 +94,10 @@ private:
   void elaboratePullAssign(const AssignStmt &stmt, const PullExpr &pull);
   void elaborateSplitAssign(const AssignStmt &stmt, const CallExpr &split);
   void elaborateFor(const ForStmt &stmt);
+  /// Records the arrays whose elements `body`, of the loop at `loopLoc`
+  /// that runs no iteration, would assign.
+  void noteArraysOfEmptyLoop(llvm::ArrayRef<StmtPtr> body,
+                             llvm::SMLoc loopLoc);
   void elaborateScatter(const ScatterStmt &stmt);
   void elaboratePush(const PushStmt &stmt);
   void elaborateLoss(const LossStmt &stmt);
@@ -229,6 +233,13 @@ private:
   llvm::SMLoc firstScatterLoc;
   size_t unrolledSize = 0;
   bool aborted = false;
+  /// Loops being elaborated whose variable was reported (a redefinition or
+  /// a shadowed global): an element their body defines again follows from
+  /// that error, as an enclosing loop runs the body once more.
+  int32_t loopsWithBadVariable = 0;
+  /// Arrays that only loops running no iteration assign, with the first
+  /// such loop: reading one says so rather than "undeclared".
+  llvm::StringMap<llvm::SMLoc> arraysOfEmptyLoops;
 };
 
 } // namespace cavs

@@ -145,6 +145,14 @@ VertexElaborator::Operand VertexElaborator::elaborateName(llvm::StringRef name,
     return Operand::single(emitConstant(loc, static_cast<float>(arity)));
   const ModuleSymbol *symbol = symbols.lookup(name);
   if (!symbol) {
+    if (auto empty = arraysOfEmptyLoops.find(name);
+        empty != arraysOfEmptyLoops.end()) {
+      diag.errorOnce(loc, "array '" + name +
+                              "' has no elements: the loop that assigns "
+                              "them runs no iteration");
+      diag.note(empty->second, "this loop runs no iteration");
+      return Operand();
+    }
     diag.errorOnce(loc, "use of undeclared name '" + name + "'");
     return Operand();
   }
