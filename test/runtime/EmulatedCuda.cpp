@@ -62,7 +62,7 @@ struct EmulatedGroup final : Collectives {
 #endif
 
 /// The most kernel operands `launch` forwards (pointer and ld pairs).
-constexpr int32_t kMaxOperands = 64;
+constexpr int32_t kMaxOperands = 128;
 
 /// Calls `kernel(rows, args[0], ..., args[N - 1])`: every operand is 8
 /// bytes, passed in integer registers or on the stack alike.
@@ -275,12 +275,20 @@ void EmulatedDevice::fillOps(cavs_device_ops &ops) {
     static constexpr auto callers =
         kernelCallers(std::make_index_sequence<kMaxOperands + 1>());
     EmulatedDevice &device = of(d);
+    Status failure;
     if (!device.cuda_.host_kernels || kernel < 0 ||
-        kernel >= device.cuda_.num_kernels || numArgs > kMaxOperands) {
+        kernel >= device.cuda_.num_kernels)
+      failure = makeError(CAVS_ERROR_INTERNAL,
+                          "emulated device: no host twin for kernel {}",
+                          kernel);
+    else if (numArgs > kMaxOperands)
+      failure = makeError(CAVS_ERROR_UNSUPPORTED,
+                          "emulated device: kernel {} has {} operands; the "
+                          "emulation forwards at most {}",
+                          kernel, numArgs, kMaxOperands);
+    if (!failure.ok()) {
       if (device.firstFailure_.ok())
-        device.firstFailure_ =
-            Status(CAVS_ERROR_INTERNAL,
-                   "emulated device: no host twin for kernel launch");
+        device.firstFailure_ = std::move(failure);
       return;
     }
     callers[numArgs](device.cuda_.host_kernels[kernel], rows, args);
