@@ -24,6 +24,9 @@ public:
       p = kPolarities[random_.uniform(0, 19)];
   }
 
+  /// Draws the words of the trees added next from a stream of their own.
+  void reseed(uint64_t seed) { random_ = Random(seed); }
+
   void addTree(SampleSet &set) {
     types_.clear();
     children_.clear();
@@ -67,6 +70,10 @@ void generateTrees(const TreeShape &shape, uint64_t seed, int32_t train,
   Generator generator(shape, seed);
   for (int32_t i = 0; i < train; ++i)
     generator.addTree(trainSet);
+  // The test trees come from a stream of their own, so that they do not
+  // depend on how many training trees came first (--max-train changed
+  // them); the constant keeps it apart from every seed's training stream.
+  generator.reseed(seed ^ 0x9E3779B97F4A7C15u);
   for (int32_t i = 0; i < test; ++i)
     generator.addTree(testSet);
 }

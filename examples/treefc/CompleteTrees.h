@@ -29,8 +29,10 @@ struct TreeShape {
 inline constexpr int32_t kLeaf = 0, kNode = 1;
 
 /// Generates `train` and then `test` trees of one language (polarities)
-/// from `seed`: leaves of type kLeaf and inner vertices of type kNode, in
-/// post-order, attributes `word` (-1 above the leaves) and `label`.
+/// from `seed`, the test trees from a stream of their own (the same
+/// whatever `train` is): leaves of type kLeaf and inner vertices of type
+/// kNode, in post-order, attributes `word` (-1 above the leaves) and
+/// `label`.
 void generateTrees(const TreeShape &shape, uint64_t seed, int32_t train,
                    int32_t test, cavs::SampleSet &trainSet,
                    cavs::SampleSet &testSet);
