@@ -2,6 +2,7 @@
 #include "App.h"
 
 #include <iostream>
+#include <new>
 
 namespace cavs_examples {
 
@@ -21,6 +22,12 @@ int runApp(const ArgParser &parser, int argc, char **argv,
   } catch (const cavs::Error &error) {
     std::cerr << name << ": error: " << error.what() << " ["
               << cavs_status_string(error.status()) << "]\n";
+    return 1;
+  } catch (const std::bad_alloc &) {
+    // What the app's own data needed (a huge --leaves, say): the runtime's
+    // allocations report their sizes themselves.
+    std::cerr << name << ": error: out of memory (the data or the model is "
+                 "too large for this machine)\n";
     return 1;
   } catch (const std::exception &error) {
     std::cerr << name << ": error: " << error.what() << "\n";
