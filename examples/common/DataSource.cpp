@@ -64,6 +64,13 @@ resolveData(const DataSource &source, const std::vector<std::string> &files,
                      source.dataDir + "; give one of them");
   if (!source.synthetic && hasAll(source.dataDir, files))
     return source.dataDir;
+  if (!source.synthetic && source.dataGiven &&
+      !fs::is_directory(source.dataDir))
+    throw UsageError("--data " + source.dataDir + ": " +
+                     (fs::exists(source.dataDir)
+                          ? "not a folder; give the folder that holds "
+                          : "no such folder; give the folder that holds ") +
+                     listed(files));
   if (!source.synthetic && source.dataGiven)
     throw UsageError("--data " + source.dataDir + ": " + listed(files) +
                      (files.size() > 1 ? " are" : " is") +
