@@ -262,11 +262,11 @@ int runSstClassifier(const SstModel &spec, int argc, char **argv) {
   parser.choice("--loss",
                 "loss at every node (dynet-benchmark treenn) or the roots only",
                 &options.loss, {"all", "root"});
-  parser.text("--evaluate", "PATH",
-              "no training: restore the checkpoint PATH and report its dev "
-              "and test root accuracy (not with --checkpoint, --metrics, "
-              "--resume or --distributed)",
-              &options.evaluate);
+  parser.checkedText("--evaluate", "PATH",
+                     "no training: restore the checkpoint PATH and report "
+                     "its dev and test root accuracy (not with --checkpoint, "
+                     "--metrics, --resume or --distributed)",
+                     &options.evaluate, existingFileProblem);
   addEmbeddingOptions(parser, options.embeddings);
   if (spec.distributed)
     addDistributedOptions(parser, &options.distributed);

@@ -38,10 +38,7 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
       "--resume", "PATH",
       "continue the run saved in checkpoint PATH up to --epochs (same flags "
       "otherwise; hyperparameters come from PATH)",
-      &options.resume, [](const std::string &path) {
-        return std::filesystem::exists(path) ? std::string()
-                                             : std::string("no such file");
-      });
+      &options.resume, existingFileProblem);
   parser.checkedText(
       "--device", "NAME",
       "run on cpu (default), cuda, cuda:N or auto (a GPU if there is one)",
@@ -62,6 +59,17 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
                 "seconds between progress lines on stderr when it is not a "
                 "terminal (a bar when it is), 0 for no progress",
                 &options.progressEvery);
+}
+
+std::string existingFileProblem(const std::string &path) {
+  std::error_code error;
+  const std::filesystem::file_status status =
+      std::filesystem::status(path, error);
+  if (!std::filesystem::exists(status))
+    return "no such file";
+  if (std::filesystem::is_directory(status))
+    return "a directory, not a file";
+  return std::string();
 }
 
 std::string describeTraining(const TrainOptions &options,

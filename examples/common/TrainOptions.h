@@ -60,6 +60,11 @@ void addTrainOptions(ArgParser &parser, TrainOptions &options,
                      const std::string &unit, const std::string &optimizer,
                      const std::string &dataUnit = "");
 
+/// What keeps `path` from naming a file to read ("no such file", "a
+/// directory, not a file"); empty when nothing does. For the checkedText
+/// flags that read a checkpoint (--resume, --evaluate).
+std::string existingFileProblem(const std::string &path);
+
 /// "<optimizer> lr X[, clip C], batch B <unit>, seed S" for the banner; with
 /// --resume, the run's own hyperparameters instead of lr and clip.
 std::string describeTraining(const TrainOptions &options,
