@@ -1,6 +1,7 @@
 //===- ArgParser.cpp - declarative command lines --------------------------===//
 #include "ArgParser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -163,8 +164,13 @@ bool ArgParser::parse(int argc, char **argv) const {
       help = true;
     else
       flag->set(value);
+    given_.push_back(name);
   }
   return !help;
+}
+
+bool ArgParser::given(const std::string &name) const {
+  return std::find(given_.begin(), given_.end(), name) != given_.end();
 }
 
 std::string ArgParser::usage() const {

@@ -59,6 +59,9 @@ public:
   /// Parses `--flag value` and `--flag=value`; returns false when --help was
   /// asked for (the caller prints usage()). Throws UsageError.
   bool parse(int argc, char **argv) const;
+  /// Whether the last parse() met flag `name`: for flags that only apply
+  /// with others, which an app refuses rather than ignores.
+  bool given(const std::string &name) const;
 
   /// The --help text.
   std::string usage() const;
@@ -74,6 +77,7 @@ private:
 
   std::string program_, description_;
   std::vector<Flag> flags_;
+  mutable std::vector<std::string> given_;
 };
 
 } // namespace cavs_examples

@@ -167,5 +167,10 @@ int main(int argc, char **argv) {
                  1, 1 << 20);
   addTrainOptions(parser, options, "chains", "Adam", "sentences");
   addEmbeddingOptions(parser, options.embeddings);
-  return runApp(parser, argc, argv, [&] { return train(options); });
+  return runApp(parser, argc, argv, [&] {
+    if (options.mode == "var" && parser.given("--length"))
+      throw UsageError("--length sets the chain length of --mode fixed; "
+                       "--mode var makes a chain per sentence");
+    return train(options);
+  });
 }
