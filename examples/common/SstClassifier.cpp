@@ -157,7 +157,11 @@ int train(const SstModel &spec, const Options &options) {
                 {"--batch", std::to_string(options.batchSize)},
                 {"--eval-batch", std::to_string(options.evalBatchSize)},
                 {"--max-train", std::to_string(options.maxTrain)},
-                {"--loss", options.loss}});
+                {"--loss", options.loss},
+                // Resumed on one rank only, the others failed a step later
+                // with "stepped over another global batch".
+                {"--resume",
+                 options.resume.empty() ? "(none)" : options.resume}});
   const SstSplits data = loadData(spec, options);
   std::vector<InputFile> inputs;
   for (const char *split : {"train.txt", "dev.txt", "test.txt"})

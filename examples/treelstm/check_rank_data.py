@@ -21,6 +21,7 @@ test/dist/run_mpi.py (each rank gets --data WORK/rank{rank}):
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -86,6 +87,10 @@ def main():
     def same(folder):
         pass
 
+    # The "same" run's checkpoint, once per rank: resumed by rank 0 only
+    # (here: under another name on rank 1), the ranks failed a step later.
+    resumed = os.path.join(args.work, "resumed")
+
     for case, change, flags, expectation in (
             ("same", same, [], []),
             ("other-dev", other_dev, [],
@@ -99,7 +104,18 @@ def main():
              ["--expect-failure", "--max-seconds", "60", "--message",
               r"error: rank 1 runs with --eval-batch 11, rank 0 with "
               r"--eval-batch 10; every rank must run with the same "
-              r"--eval-batch"])):
+              r"--eval-batch"]),
+            ("other-resume", same, ["--resume", resumed + "{rank}.ckpt"],
+             ["--expect-failure", "--max-seconds", "60", "--message",
+              r"error: rank 1 runs with --resume \S*/resumed1.ckpt, rank 0 "
+              r"with --resume \S*/resumed0.ckpt; every rank must run with "
+              r"the same --resume"])):
+        if case == "other-resume":
+            for rank in (0, 1):
+                for suffix in ("", ".best"):
+                    shutil.copy(os.path.join(args.work, "same",
+                                             "treelstm.ckpt" + suffix),
+                                f"{resumed}{rank}.ckpt{suffix}")
         code = run(case, change, flags, *expectation)
         if code != 0:
             print(f"FAIL: case {case}" if code != SKIP else "SKIPPED")
