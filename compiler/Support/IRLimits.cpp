@@ -60,6 +60,9 @@ cavs::IRLimitViolation cavs::findIRLimitViolation(StringRef text,
       continue;
     }
     switch (c) {
+    case '\0':
+      // MLIR's lexer skips one as if it were a blank.
+      return {start, "a NUL byte in the IR text"};
     case '"':
       while (p != end && *p != '"' && *p != '\n')
         p += (*p == '\\' && p + 1 != end) ? 2 : 1;

@@ -45,6 +45,8 @@ struct IRLimitViolation {
 /// are skipped, so the count never underestimates how deep the parser
 /// would recurse. A run of more than `maxLiteral` digits that starts a
 /// number (not inside a name such as %v123 or i32) breaks the literal limit.
+/// A NUL byte outside strings and comments, which MLIR's lexer would skip,
+/// is refused too.
 /// `where` is null when no limit is broken.
 IRLimitViolation findIRLimitViolation(llvm::StringRef text,
                                       unsigned maxDepth = kMaxIRNestingDepth,

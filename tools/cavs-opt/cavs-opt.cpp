@@ -59,6 +59,11 @@ int main(int argc, char **argv) {
     llvm::WithColor::error(llvm::errs(), "cavs-opt") << error << "\n";
     return 1;
   }
+  // A UTF-8 byte-order mark is no MLIR token, but some editors write one
+  // (cavsc skips it in .cavs files too).
+  if (input->getBuffer().starts_with("\xEF\xBB\xBF"))
+    input = llvm::MemoryBuffer::getMemBufferCopy(
+        input->getBuffer().drop_front(3), input->getBufferIdentifier());
   // The SourceMgr only borrows the buffer here: MlirOptMain takes it over.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
