@@ -78,7 +78,14 @@ void MetricsLog::continueAfter(int32_t epoch) {
   std::ifstream in(path_);
   std::string line, kept;
   double wallSeconds = 0;
-  while (std::getline(in, line)) {
+  for (int64_t number = 1; std::getline(in, line); ++number) {
+    // Another file given by mistake would be kept, with the run's lines
+    // appended to it.
+    if (line.rfind("{\"event\": \"", 0) != 0 || line.back() != '}')
+      throw UsageError("--metrics " + path_ + ": line " +
+                       std::to_string(number) +
+                       " is no metrics line of a run; resume with the run's "
+                       "own --metrics file or a new one");
     // Lines this log wrote: "epoch" and "wall_seconds" are top-level
     // numbers that no nested object repeats.
     if (memberValue(line, "epoch") > epoch)

@@ -245,6 +245,25 @@ class Checker:
                      f"--checkpoint {onbest}.best is the best checkpoint of "
                      f"--resume {onbest} (epoch 1); saving the last epoch "
                      "there would overwrite it", output=onbest + ".best")
+        # A --metrics file that is no run's: it was kept, the run's lines
+        # appended to it.
+        foreign = self.path("foreign.ckpt")
+        for suffix in ("", ".best"):
+            shutil.copy(self.path("epoch1.ckpt" + suffix), foreign + suffix)
+        lines = self.path("foreign.txt")
+        with open(lines, "w") as out:
+            out.write("not a metrics line\n")
+        code, printed = run(self.base + ["--epochs", str(EPOCHS), "--resume",
+                                         foreign, "--checkpoint", foreign,
+                                         "--metrics", lines], self.env)
+        message = (f"--metrics {lines}: line 1 is no metrics line of a run; "
+                   "resume with the run's own --metrics file or a new one")
+        if (code != 2 or message not in printed or
+                re.search(r"^epoch ", printed, re.MULTILINE) or
+                open(lines).read() != "not a metrics line\n"):
+            self.failures.append(f"a foreign --metrics file: exit status "
+                                 f"{code}, expected 2, the message "
+                                 f"'{message}' and the file kept")
         _, usage = run([self.args.app, "--help"], self.env)
         if "--freeze-embeddings" in usage:
             shutil.copy(self.path("epoch1.ckpt"), self.path("frozen.ckpt"))
