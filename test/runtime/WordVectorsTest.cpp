@@ -136,6 +136,27 @@ TEST_F(WordVectors, FormatDetails) {
             (std::vector<float>{-1e-3f, 0.5f, 2, 3}));
 }
 
+// Tests values that f32 reads as zero or a subnormal (they were "not a
+// finite f32") and a leading '+' (it was "not a number"), as strtof does.
+TEST_F(WordVectors, TinyValuesAndPlusSigns) {
+  const std::string path =
+      writeFile("tiny.txt", "w1 1e-50 -1e-60 +1.5 1e-400\nw2 1e-45 +0 -0 2\n");
+  const cavs_word_vectors_report report = load(path);
+  EXPECT_EQ(report.found, 2);
+  const Span<float> table = params.values("embed");
+  const float *w1 = table.data() + 1 * kDim, *w2 = table.data() + 2 * kDim;
+  EXPECT_EQ(w1[0], 0.0f);
+  EXPECT_FALSE(std::signbit(w1[0]));
+  EXPECT_EQ(w1[1], 0.0f);
+  EXPECT_TRUE(std::signbit(w1[1]));
+  EXPECT_EQ(w1[2], 1.5f);
+  EXPECT_EQ(w1[3], 0.0f);
+  EXPECT_EQ(w2[0], std::strtof("1e-45", nullptr));
+  EXPECT_GT(w2[0], 0.0f);
+  EXPECT_EQ(w2[1], 0.0f);
+  EXPECT_TRUE(std::signbit(w2[2]));
+}
+
 // Tests a table with more rows than the vocabulary has words (an app's
 // model compiled with a fixed V): refused unless allowed, and then the rows
 // past the vocabulary keep their values.
@@ -187,6 +208,9 @@ TEST_F(WordVectors, ErrorsChangeNothing) {
                 CAVS_ERROR_PARSE, {"inf.txt:3:", "not a finite f32: '-inf'"});
   expectFailure(write("huge.txt", good + "w3 1 2 3 1e39\n", false),
                 CAVS_ERROR_PARSE, {"huge.txt:3:", "not a finite f32: '1e39'"});
+  expectFailure(write("huger.txt", good + "w3 1 2 3 -1e400\n", false),
+                CAVS_ERROR_PARSE,
+                {"huger.txt:3:", "not a finite f32: '-1e400'"});
   expectFailure(write("text.txt", good + "w3 1 2 x3 4\n", false),
                 CAVS_ERROR_PARSE,
                 {"text.txt:3:8: value 3 of 'w3' is not a number: 'x3'"});

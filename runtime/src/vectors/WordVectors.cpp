@@ -125,11 +125,32 @@ private:
   Status parseValue(int64_t i, float &value) const {
     const std::string_view text = fields_[i + 1];
     const char *end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    // from_chars takes no '+', which printf("%+f") and others write.
+    const char *begin = text.data();
+    if (text.size() > 1 && text[0] == '+' && text[1] != '-')
+      ++begin;
+    auto [ptr, ec] = std::from_chars(begin, end, value);
     if (ptr != end || ec == std::errc::invalid_argument)
       return error(CAVS_ERROR_PARSE, column(text),
                    "value {} of '{}' is not a number: '{}'", i + 1,
                    excerpt(fields_[0]), excerpt(text));
+    // A value too small for f32 (1e-50) is zero or a subnormal, with its
+    // sign, as strtof and numpy read it; only one too large is no f32. In
+    // double it parses, or underflows too (1e-400: a negative exponent).
+    if (ec == std::errc::result_out_of_range) {
+      double wide = 0;
+      const bool parsed = std::from_chars(begin, end, wide).ec == std::errc();
+      const size_t e = text.find_first_of("eE");
+      const bool tooSmall =
+          parsed ? std::fabs(wide) < 1
+                 : e != std::string_view::npos && e + 1 < text.size() &&
+                       text[e + 1] == '-';
+      if (tooSmall) {
+        value = std::copysign(static_cast<float>(parsed ? wide : 0.0),
+                              text[0] == '-' ? -1.0f : 1.0f);
+        return Status();
+      }
+    }
     if (ec == std::errc::result_out_of_range || !std::isfinite(value))
       return error(CAVS_ERROR_PARSE, column(text),
                    "value {} of '{}' is not a finite f32: '{}'", i + 1,
