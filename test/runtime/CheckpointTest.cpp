@@ -287,6 +287,40 @@ TEST_F(CheckpointTest, TensorOrderDoesNotMatter) {
   EXPECT_EQ(trained.optimizer.stepCount(), 2);
 }
 
+// Tests that a conversion, which reads a checkpoint without a model,
+// refuses optimizer slots that do not hold one tensor per parameter of its
+// shape, as loading into the model does (it exported such a file).
+TEST_F(CheckpointTest, ConversionChecksSlotsAgainstParameters) {
+  struct Case {
+    std::function<void(CheckpointSpec &)> change;
+    std::string message;
+  };
+  const Case cases[] = {
+      {[](CheckpointSpec &s) { s.slots[0].tensors.pop_back(); },
+       "Adam state 'm' has no tensor for parameter 'b'"},
+      {[](CheckpointSpec &s) {
+         s.slots[1].tensors[3] = {"b", {6}, std::vector<float>(6, 0.0f)};
+       },
+       "Adam state 'v' has shape [6] for parameter 'b' of shape [5]"},
+      {[](CheckpointSpec &s) {
+         s.slots[0].tensors.push_back({"c", {1}, {0.0f}});
+       },
+       "Adam state 'm' holds tensor 'c', which is no parameter of the "
+       "checkpoint"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.message);
+    CheckpointSpec spec = adamSpec();
+    c.change(spec);
+    writeBytes(path(), encodeCheckpoint(spec));
+    expectError(
+        [&] { safetensorsFromCheckpoint(path(), path("out.safetensors")); },
+        CAVS_ERROR_PARSE,
+        {"checkpoint '" + path() + "' is malformed: " + c.message});
+    EXPECT_FALSE(std::filesystem::exists(path("out.safetensors")));
+  }
+}
+
 // Tests that the step count stops where the next step's count would no
 // longer fit in int64 (a crafted count of 2^63 - 3 stepped twice overflowed
 // and made Adam's update NaN), and that the refused step changes nothing.

@@ -21,8 +21,12 @@ Status readInputFile(const std::string &path, InputFile &out) {
   const FileBytes &bytes = out.bytes;
   if (bytes.size >= sizeof checkpoint::kMagic &&
       std::memcmp(bytes.data.get(), checkpoint::kMagic,
-                  sizeof checkpoint::kMagic) == 0)
-    return checkpoint::parseCheckpoint(path, bytes, out.checkpoint.emplace());
+                  sizeof checkpoint::kMagic) == 0) {
+    // As loading would check the slots against a model's parameters.
+    CAVS_RETURN_IF_ERROR(
+        checkpoint::parseCheckpoint(path, bytes, out.checkpoint.emplace()));
+    return checkpoint::checkSlotsMatchParams(path, *out.checkpoint);
+  }
   Status parsed =
       safetensors::parseFile(path, bytes, out.safetensors.emplace());
   // A damaged checkpoint lands here too: say why it was read as safetensors.

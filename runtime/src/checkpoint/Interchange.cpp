@@ -74,7 +74,8 @@ Status matchTensors(const ModelLayout &layout,
 Status readCheckpoint(const std::string &path, FileBytes &bytes,
                       checkpoint::Contents &contents) {
   CAVS_RETURN_IF_ERROR(readWholeFile(path, "checkpoint", bytes));
-  return checkpoint::parseCheckpoint(path, bytes, contents);
+  CAVS_RETURN_IF_ERROR(checkpoint::parseCheckpoint(path, bytes, contents));
+  return checkpoint::checkSlotsMatchParams(path, contents);
 }
 
 /// The descriptor of the model a checkpoint's records describe (zero

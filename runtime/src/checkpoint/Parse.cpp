@@ -270,6 +270,46 @@ Status RecordParser::contents(Contents &out) {
 
 } // namespace
 
+Status checkSlotsMatchParams(const std::string &path,
+                             const Contents &contents) {
+  if (!contents.optimizer)
+    return Status();
+  const char *kind = optimizerKindName(contents.optimizer->options.kind);
+  auto malformed = [&](const SlotRecord &slot, const std::string &what) {
+    return makeError(CAVS_ERROR_PARSE,
+                     "checkpoint '{}' is malformed: {} state '{}' {}", path,
+                     kind, slot.name, what);
+  };
+  auto find = [](const std::vector<TensorRecord> &tensors,
+                 std::string_view name) {
+    return std::find_if(
+        tensors.begin(), tensors.end(),
+        [&](const TensorRecord &tensor) { return tensor.name == name; });
+  };
+  for (const SlotRecord &slot : contents.optimizer->slots) {
+    for (const TensorRecord &param : contents.params) {
+      auto tensor = find(slot.tensors, param.name);
+      if (tensor == slot.tensors.end())
+        return malformed(slot, fmt::format("has no tensor for parameter '{}'",
+                                           excerpt(param.name)));
+      if (tensor->rank != param.rank || tensor->shape[0] != param.shape[0] ||
+          tensor->shape[1] != param.shape[1])
+        return malformed(slot,
+                         fmt::format("has shape {} for parameter '{}' of "
+                                     "shape {}",
+                                     formatShape(tensor->rank, tensor->shape),
+                                     excerpt(param.name),
+                                     formatShape(param.rank, param.shape)));
+    }
+    for (const TensorRecord &tensor : slot.tensors)
+      if (find(contents.params, tensor.name) == contents.params.end())
+        return malformed(slot, fmt::format("holds tensor '{}', which is no "
+                                           "parameter of the checkpoint",
+                                           excerpt(tensor.name)));
+  }
+  return Status();
+}
+
 Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
                        Contents &out) {
   const unsigned char *data = bytes.data.get();

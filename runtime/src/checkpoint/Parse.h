@@ -72,6 +72,12 @@ struct Contents {
 Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
                        Contents &out);
 
+/// Checks that every optimizer slot of `contents` holds one tensor per
+/// parameter, of its shape: what loading checks against a model, for the
+/// tools that read a checkpoint without one (cavs-ckpt). CAVS_ERROR_PARSE.
+Status checkSlotsMatchParams(const std::string &path,
+                             const Contents &contents);
+
 } // namespace cavs::runtime::checkpoint
 
 #endif // CAVS_RUNTIME_CHECKPOINT_PARSE_H
