@@ -321,6 +321,29 @@ TEST_F(CheckpointTest, ConversionChecksSlotsAgainstParameters) {
   }
 }
 
+// Tests that names a safetensors header cannot hold are refused by name
+// (the message was the JSON library's "[json.exception.type_error.316]").
+TEST_F(CheckpointTest, ConversionRefusesNamesThatAreNotUtf8) {
+  ParamStore params(tinyModel().desc(), 3);
+  CheckpointSpec spec = paramsSpec(params);
+  spec.params[1].name = "W\xff";
+  writeBytes(path(), encodeCheckpoint(spec));
+  expectError(
+      [&] { safetensorsFromCheckpoint(path(), path("out.safetensors")); },
+      CAVS_ERROR_INVALID_ARGUMENT,
+      {"checkpoint '" + path() +
+       "': the name of tensor 'W\\xff' is not UTF-8, which a safetensors "
+       "header needs"});
+  spec = paramsSpec(params);
+  spec.model = "tiny\xc3";
+  writeBytes(path(), encodeCheckpoint(spec));
+  expectError(
+      [&] { safetensorsFromCheckpoint(path(), path("out.safetensors")); },
+      CAVS_ERROR_INVALID_ARGUMENT,
+      {"the model name 'tiny\\xc3' is not UTF-8"});
+  EXPECT_FALSE(std::filesystem::exists(path("out.safetensors")));
+}
+
 // Tests that the step count stops where the next step's count would no
 // longer fit in int64 (a crafted count of 2^63 - 3 stepped twice overflowed
 // and made Adam's update NaN), and that the refused step changes nothing.

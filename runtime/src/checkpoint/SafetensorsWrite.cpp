@@ -32,6 +32,18 @@ uint64_t elements(const std::vector<uint64_t> &shape) {
 Status encodeHeader(std::string_view model, uint64_t signature,
                     const std::vector<TensorSource> &tensors,
                     std::string &out) {
+  // JSON text is UTF-8, so the names must be (the dump would throw).
+  if (!isUtf8(model))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "the model name '{}' is not UTF-8, which a safetensors "
+                     "header needs",
+                     excerpt(model));
+  for (const TensorSource &tensor : tensors)
+    if (!isUtf8(tensor.name))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "the name of tensor '{}' is not UTF-8, which a "
+                       "safetensors header needs",
+                       excerpt(tensor.name));
   nlohmann::ordered_json header;
   header["__metadata__"] = {
       {kModelKey, model}, {kSignatureKey, fmt::format("{:#018x}", signature)}};
@@ -51,13 +63,7 @@ Status encodeHeader(std::string_view model, uint64_t signature,
                     {"data_offsets", {offset, offset + size}}};
     offset += size;
   }
-  try {
-    out = header.dump();
-  } catch (const nlohmann::json::type_error &error) {
-    // Only invalid UTF-8 (in a name or the model name) fails to serialise.
-    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
-                     "a safetensors header must be UTF-8: {}", error.what());
-  }
+  out = header.dump();
   out.append((8 - out.size() % 8) % 8, ' ');
   return Status();
 }

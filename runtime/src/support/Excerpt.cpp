@@ -16,12 +16,11 @@ namespace {
 
 bool isUtf8Continuation(char c) { return (c & 0xc0) == 0x80; }
 
-/// The length of the valid UTF-8 character at the start of `text` that is
-/// not a control character, or 0.
-size_t printableCharacterLength(std::string_view text) {
+/// The length of the valid UTF-8 character at the start of `text`, or 0.
+size_t utf8CharacterLength(std::string_view text) {
   const auto lead = static_cast<unsigned char>(text[0]);
   if (lead < 0x80)
-    return lead >= 0x20 && lead != 0x7f ? 1 : 0;
+    return 1;
   const size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
                         : lead >= 0xe0 && lead <= 0xef ? 3
                         : lead >= 0xf0 && lead <= 0xf4 ? 4
@@ -39,7 +38,26 @@ size_t printableCharacterLength(std::string_view text) {
   return length;
 }
 
+/// The length of the valid UTF-8 character at the start of `text` that is
+/// not a control character, or 0.
+size_t printableCharacterLength(std::string_view text) {
+  const auto lead = static_cast<unsigned char>(text[0]);
+  if (lead < 0x80)
+    return lead >= 0x20 && lead != 0x7f ? 1 : 0;
+  return utf8CharacterLength(text);
+}
+
 } // namespace
+
+bool isUtf8(std::string_view text) {
+  while (!text.empty()) {
+    const size_t length = utf8CharacterLength(text);
+    if (length == 0)
+      return false;
+    text.remove_prefix(length);
+  }
+  return true;
+}
 
 std::string printableText(std::string_view text) {
   std::string result;

@@ -25,6 +25,9 @@ inline constexpr size_t kMaxExcerptBytes = 80;
 /// does: \xNN for other bytes, \n, \t, \\ and \".
 std::string excerpt(std::string_view text);
 
+/// Whether `text` is valid UTF-8 (control characters included).
+bool isUtf8(std::string_view text);
+
 /// `text` with every byte that is not part of printable UTF-8 written as
 /// \xNN and nothing else changed: for messages of libraries that quote
 /// input raw (the JSON parser's "last read: '...'").
