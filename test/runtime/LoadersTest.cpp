@@ -229,6 +229,18 @@ TEST_F(ParentLoader, MalformedLines) {
   }
 }
 
+// Tests that an inferred arity stops at CAVS_MAX_ARITY where the line says
+// so (it failed later as an invalid argument, without a line).
+TEST_F(ParentLoader, InferredArityPastTheLargest) {
+  std::string text = "0";
+  for (int i = 0; i <= CAVS_MAX_ARITY; ++i)
+    text += " 1";
+  const std::string path = writeFile("wide.txt", text + "\n");
+  expectError([&] { loadParentArrays(path); }, CAVS_ERROR_PARSE,
+              {path + ":1:8195: vertex 4098 would be child 4097 of vertex 1, "
+                      "more than the largest arity, 4096"});
+}
+
 // Tests that a cycle is reported by validation, at the sample's line.
 TEST_F(ParentLoader, Cycle) {
   const std::string path = writeFile("parents.txt", "0\n2 1\n");
@@ -365,6 +377,11 @@ TEST_F(EdgeListLoader, Directives) {
                 "1:7:", "expected an arity but found 'two'");
   expectFailure("types\n", CAVS_ERROR_PARSE,
                 "1:1:", "a graph needs at least one vertex type");
+  // At the arity (it was at 'types').
+  expectFailure("types 0 4097\n", CAVS_ERROR_PARSE,
+                "1:9:", "type 1 has arity 4097, outside [0, 4096]");
+  expectFailure("types -1\n", CAVS_ERROR_PARSE,
+                "1:7:", "type 0 has arity -1, outside [0, 4096]");
   expectFailure("types 1\ntypes 1\n", CAVS_ERROR_PARSE,
                 "2:1:", "a second 'types' line");
   expectFailure("types 0\nsample 1\n0 0\nattributes a\n", CAVS_ERROR_PARSE,
@@ -468,6 +485,11 @@ TEST_F(VocabFile, Errors) {
   const std::string spaced = writeFile("spaced.txt", "a b\n");
   expectError([&] { Vocab::load(spaced); }, CAVS_ERROR_PARSE,
               {spaced + ":1:3: unexpected 'b' after the word 'a'"});
+  // An error of the file, where it stands (it was INVALID_ARGUMENT, no
+  // column), as the other loaders report it.
+  const std::string nul = writeFile("nul.txt", std::string("b\n a\0x\n", 8));
+  expectError([&] { Vocab::load(nul); }, CAVS_ERROR_PARSE,
+              {nul + ":2:2: word 'a\\x00x' contains a NUL byte"});
   expectError([] { Vocab().add("a b"); }, CAVS_ERROR_INVALID_ARGUMENT,
               {"word 'a b' contains whitespace"});
   expectError([] { Vocab().add(""); }, CAVS_ERROR_INVALID_ARGUMENT,

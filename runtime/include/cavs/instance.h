@@ -14,8 +14,8 @@
 // Buffers (arenas, scratch, state, outputs, gradients) are kept and grown,
 // never shrunk, so once batches stop growing a training loop allocates only
 // the schedule of each batch. See docs/runtime.md, "Execution".
-// An instance is not thread-safe; the kernels use CAVS_NUM_THREADS threads
-// (default: the number of cores) for matrix products.
+// An instance is not thread-safe; the kernels use $CAVS_NUM_THREADS threads
+// (default: the number of cores; cavs_set_num_threads) for matrix products.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_INSTANCE_H
@@ -227,10 +227,12 @@ CAVS_API int32_t cavs_model_last_num_vertices(const cavs_model *model);
 /// Sets the number of threads the kernels and the optimizer steps use
 /// (1 to CAVS_MAX_THREADS). Process-wide; the
 /// default, applied when the first instance is created, is
-/// $CAVS_NUM_THREADS when it is an integer in that range, else the number of
-/// cores (1 when the system cannot start that many). CAVS_ERROR_OUT_OF_MEMORY
-/// when the system cannot start `threads` threads; the count then stays as
-/// it was.
+/// $CAVS_NUM_THREADS when it is set and not empty, else the number of cores
+/// (1 when the system cannot start that many). A $CAVS_NUM_THREADS that is
+/// no integer in that range, or more threads than the system starts, makes
+/// every instance creation fail until this function sets a count.
+/// CAVS_ERROR_OUT_OF_MEMORY when the system cannot start `threads` threads;
+/// the count then stays as it was.
 CAVS_API cavs_status cavs_set_num_threads(int32_t threads);
 /// The current number of kernel threads.
 CAVS_API int32_t cavs_num_threads(void);

@@ -88,6 +88,11 @@ private:
     while (tokens.next(token)) {
       int32_t arity;
       CAVS_RETURN_IF_ERROR(integer(tokens, token, "an arity", arity));
+      // At the value, where the builder's check would point at 'types'.
+      if (arity < 0 || arity > CAVS_MAX_ARITY)
+        return file_.errorAt(tokens.column(token),
+                             "type {} has arity {}, outside [0, {}]",
+                             arities.size(), arity, CAVS_MAX_ARITY);
       arities.push_back(arity);
     }
     if (Status s = GraphBuilder::create(std::move(arities), builder_); !s.ok())

@@ -67,6 +67,13 @@ Status parseLine(const TextFile &file, std::string_view line, int32_t arity,
                           "vertex {} would be child {} of vertex {}, more "
                           "than the arity {}",
                           i + 1, count, parent, arity);
+    // An inferred arity has the runtime's bound (it failed later, with no
+    // line, as an invalid argument).
+    if (count > CAVS_MAX_ARITY)
+      return file.errorAt(columns[i],
+                          "vertex {} would be child {} of vertex {}, more "
+                          "than the largest arity, {}",
+                          i + 1, count, parent, CAVS_MAX_ARITY);
     arrays.maxChildren = std::max(arrays.maxChildren, count);
   }
   arrays.sampleBegins.push_back(begin);

@@ -36,8 +36,13 @@ Status Vocab::load(const std::string &path, Vocab &out) {
     if (int32_t id = vocab.lookup(word); id >= 0)
       return file.error("duplicate word '{}' (first on line {})", excerpt(word),
                         id + 1);
+    // An error of the file, at the word: the C API hands words out as C
+    // strings, which would end at the NUL.
+    if (const size_t nul = word.find('\0'); nul != std::string_view::npos)
+      return file.errorAt(tokens.column(word),
+                          "word '{}' contains a NUL byte", excerpt(word));
     int32_t id;
-    if (Status s = vocab.add(word, id); !s.ok())
+    if (Status s = vocab.insert(word, id); !s.ok())
       return std::move(s).withPrefix(file.location());
   }
   out = std::move(vocab);
