@@ -455,6 +455,28 @@ int main(int argc, char **argv) {
                                         << "': " << denied.message() << "\n";
       return 1;
     }
+  // A shared object is linked last, into a temporary file beside it: its
+  // folder is checked now (a missing one failed after the whole compile,
+  // in the linker's words). Other outputs open their temporary file first.
+  if (kind == Emit::SO) {
+    StringRef folder = sys::path::parent_path(outputPath);
+    if (folder.empty())
+      folder = ".";
+    std::string problem;
+    if (!sys::fs::exists(folder))
+      problem = "folder '" + folder.str() + "' does not exist";
+    else if (!sys::fs::is_directory(folder))
+      problem = "'" + folder.str() + "' is not a folder";
+    else if (std::error_code denied =
+                 sys::fs::access(folder, sys::fs::AccessMode::Write))
+      problem = "cannot write in folder '" + folder.str() +
+                "': " + denied.message();
+    if (!problem.empty()) {
+      WithColor::error(errs(), "cavsc")
+          << "cannot write '" << outputFilename << "': " << problem << "\n";
+      return 1;
+    }
+  }
   if (failed(cavs::verifyCpuTarget({cpu, optLevel}, error))) {
     WithColor::error(errs(), "cavsc") << error << "\n";
     return 1;
