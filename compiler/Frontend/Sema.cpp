@@ -150,20 +150,16 @@ void ModuleChecker::checkModelName() {
       "size_t",
       // Macros of the C library that a translation unit may include first,
       // and those GCC and Clang predefine outside strict ISO modes.
-      "NULL", "EOF", "errno", "assert", "stdin", "stdout", "stderr",
-      "offsetof", "unix", "linux"};
-  // <stdint.h>'s limit and constant macros: INT32_MAX, SIZE_MAX, UINT64_C.
-  const bool stdintMacro =
-      llvm::all_of(name,
-                   [](char c) {
-                     return llvm::isUpper(c) || llvm::isDigit(c) || c == '_';
-                   }) &&
-      (name.ends_with("_MAX") || name.ends_with("_MIN") ||
-       name.ends_with("_C"));
+      "errno", "assert", "stdin", "stdout", "stderr", "offsetof", "unix",
+      "linux"};
+  // Names without a lower-case letter are the C library's macros' style,
+  // and too many of them (INT32_MAX, EXIT_SUCCESS, SEEK_SET, INFINITY,
+  // CHAR_BIT) reach a translation unit through the headers to list.
+  const bool macroStyle = llvm::none_of(name, llvm::isLower);
   bool taken = headerNames.contains(name) ||
                name.lower().rfind("cavs_", 0) == 0 || name.contains("__") ||
                (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1])) ||
-               name.ends_with("_t") || stdintMacro;
+               name.ends_with("_t") || macroStyle;
   if (isCOrCppKeyword(name))
     diag.error(module.nameLoc, "model name '" + name +
                                    "' is a C or C++ keyword; the generated "
@@ -174,9 +170,10 @@ void ModuleChecker::checkModelName() {
                "model name '" + name +
                    "' is taken by the runtime's or the C++ library's names "
                    "(cavs, cavs_* and CAVS_* in any case, cavs_models, std, "
-                   "NULL, errno, assert, unix, INT32_MAX, ...) or reserved "
-                   "(__, _ and a capital, _t at the end); the generated "
-                   "header names a class and functions after the model");
+                   "errno, assert, unix, ...), in the style of macros (no "
+                   "lower-case letter: NULL, SEEK_SET) or reserved (__, _ and "
+                   "a capital, _t at the end); the generated header names a "
+                   "class and functions after the model");
 }
 
 void ModuleChecker::declareNames() {
