@@ -149,7 +149,8 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
     }
   }
   llvm::StringRef spelling(start, cur - start);
-  if (nonAscii)
+  // Once per name: its other uses are the same mistake.
+  if (nonAscii && nonAsciiNames.insert(spelling).second)
     diag.error(llvm::SMLoc::getFromPointer(start),
                "name '" + spelling +
                    "' has non-ASCII characters: names are ASCII letters, "

@@ -11,6 +11,8 @@
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Token.h"
 
+#include "llvm/ADT/StringSet.h"
+
 namespace cavs {
 
 /// Produces the tokens of one source buffer on demand.
@@ -38,6 +40,8 @@ private:
   const char *cur;
   const char *end;
   DiagEngine &diag;
+  /// The names with non-ASCII characters reported so far.
+  llvm::StringSet<> nonAsciiNames;
 };
 
 } // namespace cavs
