@@ -72,7 +72,11 @@ struct TempFile {
   LogicalResult create(StringRef suffix, std::string &error) {
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile("cavsc", suffix, path)) {
-      error = "cannot create a temporary file: " + ec.message();
+      // Say where: a $TMPDIR that does not exist is the usual cause.
+      llvm::SmallString<128> folder;
+      llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, folder);
+      error = "cannot create a temporary file in '" + folder.str().str() +
+              "' ($TMPDIR): " + ec.message();
       return failure();
     }
     created = true;
