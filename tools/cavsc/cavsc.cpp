@@ -57,7 +57,7 @@ cl::opt<Emit> emit(
              "suffix needs --emit)"),
     cl::init(Emit::MLIR),
     cl::values(
-        clEnumValN(Emit::AST, "ast", "the checked syntax tree"),
+        clEnumValN(Emit::AST, "ast", "the checked syntax tree (dims as the source declares them; -D applies to the checked model)"),
         clEnumValN(Emit::MLIR, "mlir", "the cavs dialect, as the frontend made it"),
         clEnumValN(Emit::OptimizedMLIR, "mlir-optimized",
                    "the cavs dialect after the optimization pipeline "
