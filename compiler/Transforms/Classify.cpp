@@ -102,6 +102,17 @@ struct ClassifyPass : public cavs::impl::CavsClassifyBase<ClassifyPass> {
   using CavsClassifyBase::CavsClassifyBase;
 
   void runOnOperation() override {
+    // The kernels and the memory plan are made from the classes: classes
+    // changed after them (cavs-optimize run twice) would no longer match.
+    WalkResult made = getOperation().walk([](Operation *op) {
+      if (!isa<FusedOp>(op) && !op->hasAttr(CavsDialect::kSlotsAttrName))
+        return WalkResult::advance();
+      op->emitOpError("is fused or planned already; cavs-classify runs once, "
+                      "before cavs-fuse-elementwise and cavs-plan-memory");
+      return WalkResult::interrupt();
+    });
+    if (made.wasInterrupted())
+      return signalPassFailure();
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
       int64_t arity = vertex.getArity();
       classifyBlock<GatherOp, ScatterOp>(vertex.getBody().front(), arity,

@@ -314,8 +314,9 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
 static LogicalResult checkClassified(VertexOp vertex) {
   WalkResult result = vertex.getBody().walk([](Operation *op) {
     if (op->hasAttr(CavsDialect::kSlotsAttrName)) {
-      op->emitOpError("has a memory slot; run cavs-fuse-elementwise before "
-                      "cavs-plan-memory");
+      op->emitOpError("has a memory slot: the memory plan is made already, "
+                      "and cavs-fuse-elementwise comes before "
+                      "cavs-plan-memory, once");
       return WalkResult::interrupt();
     }
     if (isa<BackwardOp>(op) || isa<FusedOp>(op->getParentOp()) ||
