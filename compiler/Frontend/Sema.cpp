@@ -146,8 +146,7 @@ void ModuleChecker::checkModelName() {
   // The names the header itself uses (cavs/instance.h, cavs/runtime.hpp)
   // and those C and C++ reserve to the implementation.
   static const llvm::StringSet<> headerNames = {
-      "cavs", "cavs_models", "std", "uint64_t", "int64_t", "int32_t",
-      "size_t",
+      "cavs", "cavs_models", "std", "uint64_t", "int64_t", "int32_t", "size_t",
       // Macros of the C library that a translation unit may include first,
       // and those GCC and Clang predefine outside strict ISO modes.
       "errno", "assert", "stdin", "stdout", "stderr", "offsetof", "unix",

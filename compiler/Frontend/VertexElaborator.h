@@ -96,8 +96,7 @@ private:
   void elaborateFor(const ForStmt &stmt);
   /// Records the arrays whose elements `body`, of the loop at `loopLoc`
   /// that runs no iteration, would assign.
-  void noteArraysOfEmptyLoop(llvm::ArrayRef<StmtPtr> body,
-                             llvm::SMLoc loopLoc);
+  void noteArraysOfEmptyLoop(llvm::ArrayRef<StmtPtr> body, llvm::SMLoc loopLoc);
   void elaborateScatter(const ScatterStmt &stmt);
   void elaboratePush(const PushStmt &stmt);
   void elaborateLoss(const LossStmt &stmt);

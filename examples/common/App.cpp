@@ -26,7 +26,8 @@ int runApp(const ArgParser &parser, int argc, char **argv,
   } catch (const std::bad_alloc &) {
     // What the app's own data needed (a huge --leaves, say): the runtime's
     // allocations report their sizes themselves.
-    std::cerr << name << ": error: out of memory (the data or the model is "
+    std::cerr << name
+              << ": error: out of memory (the data or the model is "
                  "too large for this machine)\n";
     return 1;
   } catch (const std::exception &error) {

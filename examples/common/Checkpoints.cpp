@@ -33,9 +33,9 @@ void Checkpoints::resume(const RunState &state,
   // The last epoch's save would replace the run's best checkpoint, which
   // stays where it is until an epoch beats it.
   if (sameFile(path_, bestPath_))
-    throw UsageError("--checkpoint " + path_ + " is the best checkpoint of "
-                     "--resume " + resumePath + " (epoch " +
-                     std::to_string(bestEpoch_) +
+    throw UsageError("--checkpoint " + path_ +
+                     " is the best checkpoint of --resume " + resumePath +
+                     " (epoch " + std::to_string(bestEpoch_) +
                      "); saving the last epoch there would overwrite it");
   if (!std::filesystem::is_regular_file(bestPath_))
     throw std::runtime_error(

@@ -40,7 +40,8 @@ startDistributed(cavs::Model &model, cavs::Optimizer &optimizer,
     throw std::runtime_error("rank " + std::to_string(trainer->rank()) +
                              ": cannot redirect stdout to /dev/null");
   std::cout << "distributed: " << trainer->size()
-            << (trainer->size() == 1 ? " rank" : " ranks") << "; each batch is split by vertices, gradients are "
+            << (trainer->size() == 1 ? " rank" : " ranks")
+            << "; each batch is split by vertices, gradients are "
                "summed (dense ones with "
             << trainer->denseSums()
             << "); rank 0 prints and writes checkpoints\n";

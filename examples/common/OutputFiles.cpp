@@ -71,10 +71,10 @@ void requireOutputsSpareInputs(const TrainOptions &options,
                                const std::vector<InputFile> &inputs) {
   std::vector<std::pair<std::string, std::string>> outputs;
   if (!options.checkpoint.empty()) {
-    outputs.push_back({"--checkpoint " + options.checkpoint,
-                       options.checkpoint});
-    outputs.push_back({"--checkpoint " + options.checkpoint,
-                       options.checkpoint + ".best"});
+    outputs.push_back(
+        {"--checkpoint " + options.checkpoint, options.checkpoint});
+    outputs.push_back(
+        {"--checkpoint " + options.checkpoint, options.checkpoint + ".best"});
   }
   if (!options.metrics.empty())
     outputs.push_back({"--metrics " + options.metrics, options.metrics});

@@ -28,10 +28,10 @@ ProgressBar::ProgressBar(std::string label, int64_t total, double lineSeconds,
     // Clock::duration counts nanoseconds in an int64: a longer interval
     // (about 292 years) would overflow into a negative one, due at once,
     // and one under a tick would round to zero, which means no progress.
-    interval_ = std::max(
-        Clock::duration(1),
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-            std::min(lineSeconds, kMaxLineSeconds))));
+    interval_ = std::max(Clock::duration(1),
+                         std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(
+                                 std::min(lineSeconds, kMaxLineSeconds))));
 }
 
 void ProgressBar::update(int64_t done, const std::string &status) {

@@ -5,8 +5,8 @@
 #include "App.h"
 #include "Checkpoints.h"
 #include "Distributed.h"
-#include "Fingerprint.h"
 #include "Embeddings.h"
+#include "Fingerprint.h"
 #include "Metrics.h"
 #include "OutputFiles.h"
 #include "Resume.h"
@@ -153,15 +153,15 @@ int train(const SstModel &spec, const Options &options) {
   MetricsLog metrics(options, !dist || dist->isRoot());
   if (dist)
     requireSameSettings(
-        *dist, {{"--epochs", std::to_string(options.epochs)},
-                {"--batch", std::to_string(options.batchSize)},
-                {"--eval-batch", std::to_string(options.evalBatchSize)},
-                {"--max-train", std::to_string(options.maxTrain)},
-                {"--loss", options.loss},
-                // Resumed on one rank only, the others failed a step later
-                // with "stepped over another global batch".
-                {"--resume",
-                 options.resume.empty() ? "(none)" : options.resume}});
+        *dist,
+        {{"--epochs", std::to_string(options.epochs)},
+         {"--batch", std::to_string(options.batchSize)},
+         {"--eval-batch", std::to_string(options.evalBatchSize)},
+         {"--max-train", std::to_string(options.maxTrain)},
+         {"--loss", options.loss},
+         // Resumed on one rank only, the others failed a step later
+         // with "stepped over another global batch".
+         {"--resume", options.resume.empty() ? "(none)" : options.resume}});
   const SstSplits data = loadData(spec, options);
   std::vector<InputFile> inputs;
   for (const char *split : {"train.txt", "dev.txt", "test.txt"})

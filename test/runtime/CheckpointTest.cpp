@@ -339,8 +339,7 @@ TEST_F(CheckpointTest, ConversionRefusesNamesThatAreNotUtf8) {
   writeBytes(path(), encodeCheckpoint(spec));
   expectError(
       [&] { safetensorsFromCheckpoint(path(), path("out.safetensors")); },
-      CAVS_ERROR_INVALID_ARGUMENT,
-      {"the model name 'tiny\\xc3' is not UTF-8"});
+      CAVS_ERROR_INVALID_ARGUMENT, {"the model name 'tiny\\xc3' is not UTF-8"});
   EXPECT_FALSE(std::filesystem::exists(path("out.safetensors")));
 }
 

@@ -278,9 +278,9 @@ void EmulatedDevice::fillOps(cavs_device_ops &ops) {
     Status failure;
     if (!device.cuda_.host_kernels || kernel < 0 ||
         kernel >= device.cuda_.num_kernels)
-      failure = makeError(CAVS_ERROR_INTERNAL,
-                          "emulated device: no host twin for kernel {}",
-                          kernel);
+      failure =
+          makeError(CAVS_ERROR_INTERNAL,
+                    "emulated device: no host twin for kernel {}", kernel);
     else if (numArgs > kMaxOperands)
       failure = makeError(CAVS_ERROR_UNSUPPORTED,
                           "emulated device: kernel {} has {} operands; the "

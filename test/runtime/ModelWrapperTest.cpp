@@ -62,9 +62,9 @@ TEST_F(ModelWrapper, TrainsSavesAndLoads) {
   EXPECT_GE(moved.numLevels(), 1);
   // The moved-from one throws, as the C calls fail for it: outputWidth
   // dereferenced its NULL definition, param() said it had no 'w'.
-  for (auto call : {+[](Model &m) { m.outputWidth("y"); },
-                    +[](Model &m) { m.param("w"); },
-                    +[](Model &m) { m.backward(); }}) {
+  for (auto call :
+       {+[](Model &m) { m.outputWidth("y"); }, +[](Model &m) { m.param("w"); },
+        +[](Model &m) { m.backward(); }}) {
     try {
       call(loaded);
       ADD_FAILURE() << "no error from a moved-from model";

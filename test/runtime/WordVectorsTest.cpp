@@ -121,10 +121,11 @@ TEST_F(WordVectors, LoadsEveryFormat) {
 // first of two vectors of a word, and a word containing blanks (skipped and
 // counted, as glove.840B's "at name@domain.com" lines).
 TEST_F(WordVectors, FormatDetails) {
-  const std::string path = writeFile("details.txt", "\xEF\xBB\xBFw1\t1 2 3 4\r\n"
-                                                    "w1 9 9 9 9\r\n"
-                                                    "a b 5 6 7 8\r\n"
-                                                    "w4 -1e-3 0.5 2 3");
+  const std::string path =
+      writeFile("details.txt", "\xEF\xBB\xBFw1\t1 2 3 4\r\n"
+                               "w1 9 9 9 9\r\n"
+                               "a b 5 6 7 8\r\n"
+                               "w4 -1e-3 0.5 2 3");
   const cavs_word_vectors_report report = load(path);
   EXPECT_EQ(report.found, 2);
   EXPECT_EQ(report.file_vectors, 4);

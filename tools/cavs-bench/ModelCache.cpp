@@ -176,9 +176,8 @@ CompiledModel ModelCache::get(const ModelSource &source, int32_t hidden,
         how << "killed past --cavsc-timeout=" << timeLimitSeconds_;
       else
         how << result.describe();
-      throw std::runtime_error("cavsc failed (" + how.str() +
-                               "):\n  " + commandLine(argv) + "\n" +
-                               result.output);
+      throw std::runtime_error("cavsc failed (" + how.str() + "):\n  " +
+                               commandLine(argv) + "\n" + result.output);
     }
     if (error)
       throw std::runtime_error("cannot move the compiled model to '" +

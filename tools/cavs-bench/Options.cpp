@@ -278,8 +278,7 @@ Options parseOptions(int argc, char **argv) {
             throw UsageError("--threads: at most " +
                              std::to_string(CAVS_MAX_THREADS) +
                              " threads, got " + std::to_string(threads));
-      }
-      else if (flag == "--gemm")
+      } else if (flag == "--gemm")
         options.gemms = parseGemmEngines(flag, value);
       else if (flag == "--min-seconds")
         options.minSeconds = parseSeconds(flag, value);

@@ -87,19 +87,18 @@ std::string hugePageMode() {
 void reportMachine(const std::vector<SgemmPeak> &peaks,
                    const std::vector<std::string> &rowEngines) {
   // "onednn (avx512_core)", or with --gemm each row's engine and kernel.
-  std::string engines = std::string(cavs_gemm_engine()) + " (" +
-                        cavs_gemm_kernel() + ")";
+  std::string engines =
+      std::string(cavs_gemm_engine()) + " (" + cavs_gemm_kernel() + ")";
   std::string engineNames = cavs_gemm_engine(), kernels = cavs_gemm_kernel();
   if (!rowEngines.empty()) {
     engines = "per row (/gemm:E)", engineNames.clear(), kernels.clear();
     for (const std::string &engine : rowEngines) {
-      auto peak = std::find_if(peaks.begin(), peaks.end(),
-                               [&](const SgemmPeak &p) {
-                                 return p.engine == engine;
-                               });
+      auto peak =
+          std::find_if(peaks.begin(), peaks.end(),
+                       [&](const SgemmPeak &p) { return p.engine == engine; });
       const std::string kernel = peak == peaks.end() ? "?" : peak->kernel;
-      engines += (engineNames.empty() ? " " : ", ") + engine + " (" +
-                 kernel + ")";
+      engines +=
+          (engineNames.empty() ? " " : ", ") + engine + " (" + kernel + ")";
       engineNames += (engineNames.empty() ? "" : ",") + engine;
       kernels += (kernels.empty() ? "" : ",") + kernel;
     }

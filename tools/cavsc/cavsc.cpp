@@ -57,15 +57,19 @@ cl::opt<Emit> emit(
              "suffix needs --emit)"),
     cl::init(Emit::MLIR),
     cl::values(
-        clEnumValN(Emit::AST, "ast", "the checked syntax tree (dims as the source declares them; -D applies to the checked model)"),
-        clEnumValN(Emit::MLIR, "mlir", "the cavs dialect, as the frontend made it"),
+        clEnumValN(Emit::AST, "ast",
+                   "the checked syntax tree (dims as the source declares them; "
+                   "-D applies to the checked model)"),
+        clEnumValN(Emit::MLIR, "mlir",
+                   "the cavs dialect, as the frontend made it"),
         clEnumValN(Emit::OptimizedMLIR, "mlir-optimized",
                    "the cavs dialect after the optimization pipeline "
                    "(backward functions, batching classes, fused kernels, "
                    "memory plan)"),
-        clEnumValN(Emit::Stats, "stats",
-                   "per vertex function: ops, fused kernels and GEMMs of each "
-                   "phase of F and its backward function, and memory per vertex"),
+        clEnumValN(
+            Emit::Stats, "stats",
+            "per vertex function: ops, fused kernels and GEMMs of each "
+            "phase of F and its backward function, and memory per vertex"),
         clEnumValN(Emit::LLVM, "llvm",
                    "optimized LLVM IR of the model's host code: CPU kernels "
                    "and phase functions, and the CUDA phase functions with "
@@ -469,8 +473,8 @@ int main(int argc, char **argv) {
       problem = "'" + folder.str() + "' is not a folder";
     else if (std::error_code denied =
                  sys::fs::access(folder, sys::fs::AccessMode::Write))
-      problem = "cannot write in folder '" + folder.str() +
-                "': " + denied.message();
+      problem =
+          "cannot write in folder '" + folder.str() + "': " + denied.message();
     if (!problem.empty()) {
       WithColor::error(errs(), "cavsc")
           << "cannot write '" << outputFilename << "': " << problem << "\n";

@@ -196,7 +196,8 @@ Status RecordParser::slots(OptimizerRecord &out) {
 Status RecordParser::checkNonNegative(const char *kind,
                                       const SlotRecord &slot) const {
   for (const TensorRecord &tensor : slot.tensors) {
-    const int64_t size = tensor.shape[0] * std::max<int64_t>(tensor.shape[1], 1);
+    const int64_t size =
+        tensor.shape[0] * std::max<int64_t>(tensor.shape[1], 1);
     for (int64_t i = 0; i < size; ++i) {
       const float value = load<float>(tensor.data + i * sizeof(float));
       if (value < 0)

@@ -75,8 +75,7 @@ Status parseCheckpoint(const std::string &path, const FileBytes &bytes,
 /// Checks that every optimizer slot of `contents` holds one tensor per
 /// parameter, of its shape: what loading checks against a model, for the
 /// tools that read a checkpoint without one (cavs-ckpt). CAVS_ERROR_PARSE.
-Status checkSlotsMatchParams(const std::string &path,
-                             const Contents &contents);
+Status checkSlotsMatchParams(const std::string &path, const Contents &contents);
 
 } // namespace cavs::runtime::checkpoint
 

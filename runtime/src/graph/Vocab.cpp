@@ -39,8 +39,8 @@ Status Vocab::load(const std::string &path, Vocab &out) {
     // An error of the file, at the word: the C API hands words out as C
     // strings, which would end at the NUL.
     if (const size_t nul = word.find('\0'); nul != std::string_view::npos)
-      return file.errorAt(tokens.column(word),
-                          "word '{}' contains a NUL byte", excerpt(word));
+      return file.errorAt(tokens.column(word), "word '{}' contains a NUL byte",
+                          excerpt(word));
     int32_t id;
     if (Status s = vocab.insert(word, id); !s.ok())
       return std::move(s).withPrefix(file.location());

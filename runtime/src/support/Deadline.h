@@ -18,8 +18,7 @@ namespace cavs::runtime {
 inline std::chrono::steady_clock::time_point deadlineAfter(double seconds) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point now = Clock::now();
-  const std::chrono::duration<double> left =
-      Clock::time_point::max() - now;
+  const std::chrono::duration<double> left = Clock::time_point::max() - now;
   if (seconds >= left.count())
     return Clock::time_point::max();
   return now + std::chrono::duration_cast<Clock::duration>(

@@ -141,10 +141,10 @@ private:
       double wide = 0;
       const bool parsed = std::from_chars(begin, end, wide).ec == std::errc();
       const size_t e = text.find_first_of("eE");
-      const bool tooSmall =
-          parsed ? std::fabs(wide) < 1
-                 : e != std::string_view::npos && e + 1 < text.size() &&
-                       text[e + 1] == '-';
+      const bool tooSmall = parsed
+                                ? std::fabs(wide) < 1
+                                : e != std::string_view::npos &&
+                                      e + 1 < text.size() && text[e + 1] == '-';
       if (tooSmall) {
         value = std::copysign(static_cast<float>(parsed ? wide : 0.0),
                               text[0] == '-' ? -1.0f : 1.0f);
