@@ -28,8 +28,8 @@ void adagradUpdate(const cavs_optimizer_options &options,
     float *__restrict s = args.slots[0] + range.begin;
     for (int64_t i = 0; i < n; ++i) {
       const float d = scale * g[i] + decay * p[i];
-      s[i] += d * d;
-      p[i] -= lr * d / (std::sqrt(s[i]) + epsilon);
+      s[i] = flushSubnormal(s[i] + d * d);
+      p[i] = flushSubnormal(p[i] - lr * d / (std::sqrt(s[i]) + epsilon));
     }
   }
 }

@@ -44,10 +44,12 @@ void adamUpdate(const cavs_optimizer_options &options, const UpdateArgs &args,
     float *__restrict v = args.slots[1] + range.begin;
     for (int64_t i = 0; i < n; ++i) {
       const float d = scale * g[i];
-      m[i] = b1 * m[i] + rest1 * d;
-      v[i] = b2 * v[i] + rest2 * d * d;
-      p[i] = keep * p[i] -
-             stepSize * m[i] / (std::sqrt(v[i]) * invRootCorrection2 + epsilon);
+      m[i] = flushSubnormal(b1 * m[i] + rest1 * d);
+      v[i] = flushSubnormal(b2 * v[i] + rest2 * d * d);
+      p[i] = flushSubnormal(keep * p[i] - stepSize * m[i] /
+                                              (std::sqrt(v[i]) *
+                                                   invRootCorrection2 +
+                                               epsilon));
     }
   }
 }

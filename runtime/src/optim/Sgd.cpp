@@ -26,20 +26,20 @@ void sgdUpdate(const cavs_optimizer_options &options, const UpdateArgs &args,
     const float *__restrict g = args.grads + range.begin;
     if (options.momentum == 0) {
       for (int64_t i = 0; i < n; ++i)
-        p[i] -= lr * (scale * g[i] + decay * p[i]);
+        p[i] = flushSubnormal(p[i] - lr * (scale * g[i] + decay * p[i]));
       continue;
     }
     float *__restrict v = args.slots[0] + range.begin;
     if (options.nesterov) {
       for (int64_t i = 0; i < n; ++i) {
         const float d = scale * g[i] + decay * p[i];
-        v[i] = mu * v[i] + d;
-        p[i] -= lr * (d + mu * v[i]);
+        v[i] = flushSubnormal(mu * v[i] + d);
+        p[i] = flushSubnormal(p[i] - lr * (d + mu * v[i]));
       }
     } else {
       for (int64_t i = 0; i < n; ++i) {
-        v[i] = mu * v[i] + scale * g[i] + decay * p[i];
-        p[i] -= lr * v[i];
+        v[i] = flushSubnormal(mu * v[i] + scale * g[i] + decay * p[i]);
+        p[i] = flushSubnormal(p[i] - lr * v[i]);
       }
     }
   }
