@@ -36,10 +36,22 @@ cavs::IRLimitViolation cavs::findIRLimitViolation(StringRef text,
   // opener is skipped (the parser stops there anyway), so the depth seen
   // here is never smaller than the parser's.
   SmallVector<char, 64> expected;
+  // The '-' in a row so far: in an affine expression each nests a negation,
+  // and MLIR's parser reports a bad one once per level, quoting the line.
+  unsigned negations = 0;
   const char *p = text.begin(), *end = text.end();
   while (p != end) {
     const char *start = p;
     char c = *p++;
+    if (c == '-' && !(p != end && *p == '>')) {
+      if (++negations > maxDepth)
+        return {start, ("more than " + Twine(maxDepth) +
+                        " '-' in a row (each nests a negation)")
+                           .str()};
+      continue;
+    }
+    if (!isSpace(c))
+      negations = 0;
     if (isNameStart(c)) {
       // A '-' may continue a sigil's name (%a-1) but not start "->".
       while (p != end && isNameChar(*p) &&
@@ -74,9 +86,8 @@ cavs::IRLimitViolation cavs::findIRLimitViolation(StringRef text,
         while (p != end && *p != '\n')
           ++p;
       break;
-    case '-':
-      if (p != end && *p == '>')
-        ++p;
+    case '-': // "->"; a lone '-' was counted above
+      ++p;
       break;
     case '(':
     case '[':

@@ -46,7 +46,8 @@ struct IRLimitViolation {
 /// would recurse. A run of more than `maxLiteral` digits that starts a
 /// number (not inside a name such as %v123 or i32) breaks the literal limit.
 /// A NUL byte outside strings and comments, which MLIR's lexer would skip,
-/// is refused too.
+/// is refused too, and so are more than `maxDepth` '-' in a row (blanks
+/// between them allowed): each nests a negation in an affine expression.
 /// `where` is null when no limit is broken.
 IRLimitViolation findIRLimitViolation(llvm::StringRef text,
                                       unsigned maxDepth = kMaxIRNestingDepth,
