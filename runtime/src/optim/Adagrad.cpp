@@ -28,7 +28,7 @@ void adagradUpdate(const cavs_optimizer_options &options,
     float *__restrict s = args.slots[0] + range.begin;
     for (int64_t i = 0; i < n; ++i) {
       const float d = scale * g[i] + decay * p[i];
-      s[i] = flushSubnormal(s[i] + d * d);
+      s[i] += d * d; // only grows: never decays into subnormals
       p[i] = flushSubnormal(p[i] - lr * d / (std::sqrt(s[i]) + epsilon));
     }
   }

@@ -22,10 +22,9 @@ namespace cavs::runtime {
 /// `value`, or zero when it is subnormal. Weight decay shrinks a parameter
 /// that never gets a gradient (a weight only ever multiplied by zeros, as
 /// the word inputs of per-child gates are on trees) geometrically into
-/// subnormals, and so does
-/// momentum its state; on x86 every product with a subnormal operand takes
-/// a microcode assist, which made such models train 6-10x slower. Zero is
-/// within 1.2e-38 of the value.
+/// subnormals, and so do momentum and Adam's moments; on x86 every product
+/// with a subnormal operand takes a microcode assist, which made such
+/// models train 6-10x slower. Zero is within 1.2e-38 of the value.
 inline float flushSubnormal(float value) {
   return std::fabs(value) < std::numeric_limits<float>::min() ? 0.0f : value;
 }
