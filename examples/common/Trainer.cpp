@@ -7,6 +7,7 @@
 #include "Resume.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 
@@ -141,6 +142,7 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
     if (plan.metrics)
       plan.metrics->continueAfter(state.epoch);
   }
+  bool warnedOfDivergence = false;
   for (int32_t epoch = state.epoch + 1; epoch <= options.epochs; ++epoch) {
     if (plan.startEpoch)
       plan.startEpoch();
@@ -177,6 +179,14 @@ void runEpochs(cavs::Model &model, cavs::Optimizer &optimizer,
                      dist);
     plan.report(epoch, trained, evaluated);
     std::fflush(stdout);
+    if (!std::isfinite(trained.loss) && !warnedOfDivergence &&
+        (!dist || dist->isRoot())) {
+      std::fprintf(stderr,
+                   "warning: epoch %d's training loss is not finite: the run "
+                   "has diverged (a lower --lr, or --clip, may help)\n",
+                   epoch);
+      warnedOfDivergence = true;
+    }
     if (plan.metrics) {
       const Figures none;
       plan.metrics->epoch(

@@ -23,6 +23,7 @@
 #include "cavs/runtime.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -39,6 +40,10 @@ inline double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+/// `x`, or a NaN without its sign bit: a diverged loss is the CPU's
+/// default NaN, which is negative, and printf would show "-nan".
+inline double withoutNanSign(double x) { return std::isnan(x) ? std::fabs(x) : x; }
+
 struct PassStats {
   /// Loss summed over every target.
   double loss = 0;
@@ -52,8 +57,12 @@ struct PassStats {
   /// Seconds of the gradient exchange (distributed training only).
   double exchange = 0;
 
-  double lossPerTarget() const { return targets ? loss / double(targets) : 0; }
-  double lossPerSample() const { return samples ? loss / samples : 0; }
+  double lossPerTarget() const {
+    return targets ? withoutNanSign(loss / double(targets)) : 0;
+  }
+  double lossPerSample() const {
+    return samples ? withoutNanSign(loss / samples) : 0;
+  }
   double tasksPerBatch() const { return batches ? double(tasks) / batches : 0; }
 };
 
