@@ -233,3 +233,23 @@ cavs.model @pushed_overflow {
     cavs.push "e", %e : tensor<2xf32>
   }
 }
+
+// -----
+
+// A vertex that already has a backward region keeps it: the pass can run
+// twice, and a hand-written region, even an empty one, is taken as ∂F.
+// CHECK-LABEL: cavs.model @has_backward
+// CHECK:        cavs.loss
+// CHECK-NEXT:   cavs.backward {
+// CHECK-NEXT:   }
+// CHECK-NOT:    cavs.param_grad
+cavs.model @has_backward {
+  cavs.param @b : tensor<2xf32> init zeros
+  cavs.vertex @v arity 0 pulls {} pushes {} {
+    %b = cavs.param_ref @b : tensor<2xf32>
+    %s = cavs.reduce_sum %b : tensor<2xf32>
+    cavs.loss %s : tensor<f32>
+    cavs.backward {
+    }
+  }
+}
