@@ -4,12 +4,15 @@
 // SourceMgr in the usual `file:line:col: error: message` + caret form. User
 // text is clipped in both parts: a quoted name longer than kMaxQuoted bytes
 // and a source line longer than kMaxLine (a 1 MB line, a 50 MB token) show
-// an excerpt with a marker, not the whole. A source line's control
-// characters and bytes that are no UTF-8 show as '?', so that a file of
-// binary garbage cannot send escape sequences to the terminal.
+// an excerpt with a marker, not the whole, cut between UTF-8 sequences.
+// Source lines, file names and command-line text go through printableText,
+// so that a file of binary garbage cannot send escape sequences to the
+// terminal; the caret counts the columns characters take there.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Diagnostics.h"
+
+#include "compiler/Support/PrintableText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -31,9 +34,10 @@ static std::string clipQuotes(llvm::StringRef message) {
       return clipped + message.str();
     llvm::StringRef quoted = message.slice(open + 1, close);
     clipped += message.take_front(open + 1).str();
-    if (quoted.size() > kMaxQuoted)
-      clipped += (quoted.take_front(kMaxQuoted) + "…(+" +
-                  llvm::Twine(quoted.size() - kMaxQuoted) + " bytes)")
+    llvm::StringRef shown = utf8Prefix(quoted, kMaxQuoted);
+    if (shown.size() < quoted.size())
+      clipped += (shown + "…(+" + llvm::Twine(quoted.size() - shown.size()) +
+                  " bytes)")
                      .str();
     else
       clipped += quoted.str();
@@ -79,30 +83,6 @@ void DiagEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
     print(loc, llvm::SourceMgr::DK_Note, message);
 }
 
-/// `line` with each control character (but tab) and each byte that starts
-/// no valid UTF-8 sequence replaced by '?': byte for byte, so columns stay.
-static std::string printable(llvm::StringRef line) {
-  std::string shown = line.str();
-  for (size_t i = 0; i < shown.size();) {
-    const auto byte = static_cast<unsigned char>(shown[i]);
-    if (byte < 0x80) {
-      if ((byte < 0x20 && byte != '\t') || byte == 0x7f)
-        shown[i] = '?';
-      ++i;
-      continue;
-    }
-    const auto *bytes = reinterpret_cast<const llvm::UTF8 *>(shown.data() + i);
-    const unsigned length = llvm::getNumBytesForUTF8(byte);
-    if (i + length <= shown.size() &&
-        llvm::isLegalUTF8Sequence(bytes, bytes + length)) {
-      i += length;
-      continue;
-    }
-    shown[i++] = '?';
-  }
-  return shown;
-}
-
 void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
                        const llvm::Twine &message) {
   if (loc.isValid()) {
@@ -114,13 +94,14 @@ void DiagEngine::print(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
   // quote command-line text (-D values), made printable like source lines.
   sourceMgr.PrintMessage(
       llvm::errs(),
-      llvm::SMDiagnostic(progName, kind, clipQuotes(printable(message.str()))));
+      llvm::SMDiagnostic(progName, kind,
+                         clipQuotes(printableText(message.str()))));
 }
 
 void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
                            llvm::SourceMgr::DiagKind kind,
                            llvm::StringRef message) {
-  std::string text = clipQuotes(message);
+  std::string text = clipQuotes(printableText(message));
   unsigned buffer = sourceMgr.FindBufferContainingLoc(loc);
   auto [line, column] = sourceMgr.getLineAndColumn(loc, buffer);
   llvm::StringRef rest(loc.getPointer() - (column - 1),
@@ -136,10 +117,20 @@ void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   size_t begin = longLine && caret > context ? caret - context : 0;
   size_t end =
       longLine ? std::min(lineText.size(), caret + context) : lineText.size();
-  const std::string shown = printable(lineText.slice(begin, end));
+  // Whole characters only: back off the continuation bytes a cut lands on.
+  while (begin > 0 &&
+         (static_cast<unsigned char>(lineText[begin]) & 0xc0) == 0x80)
+    --begin;
+  end = begin +
+        utf8Prefix(lineText.slice(begin, lineText.size()), end - begin).size();
+  const std::string shown = printableText(lineText.slice(begin, end));
+  llvm::StringRef file =
+      sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier();
+  const std::string fileShown = printableText(file);
   // SourceMgr prints no caret under a line with non-ASCII characters, so
   // those lines take the path below too.
-  if (!longLine && shown == lineText && llvm::isASCII(lineText)) {
+  if (!longLine && shown == lineText && llvm::isASCII(lineText) &&
+      fileShown == file) {
     sourceMgr.PrintMessage(loc, kind, text);
     return;
   }
@@ -147,17 +138,21 @@ void cavs::printDiagnostic(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   std::string excerpt = (begin > 0 ? "..." : "") + shown +
                         (end < lineText.size() ? "..." : "");
   // Under the excerpt up to the caret: a tab for a tab (so that both
-  // expand alike), a space for every other character, one per UTF-8
-  // sequence rather than per byte.
+  // expand alike), and for every other character as many spaces as the
+  // columns it takes (two for a wide one, none for a combining mark).
   std::string underline;
-  for (char c : llvm::StringRef(excerpt).take_front(caret - begin +
-                                                    (begin > 0 ? 3 : 0)))
-    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80)
-      underline += c == '\t' ? '\t' : ' ';
+  llvm::StringRef before =
+      llvm::StringRef(excerpt).take_front(caret - begin + (begin > 0 ? 3 : 0));
+  while (!before.empty()) {
+    const unsigned length = std::max<unsigned>(
+        1, llvm::getNumBytesForUTF8(static_cast<unsigned char>(before[0])));
+    llvm::StringRef character = before.take_front(length);
+    underline += character == "\t" ? std::string("\t")
+                                   : std::string(displayWidth(character), ' ');
+    before = before.drop_front(character.size());
+  }
   std::string where =
-      (sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier() + ":" +
-       llvm::Twine(line) + ":" + llvm::Twine(column))
-          .str();
+      (fileShown + ":" + llvm::Twine(line) + ":" + llvm::Twine(column)).str();
   sourceMgr.PrintMessage(
       llvm::errs(),
       llvm::SMDiagnostic(where, kind,

@@ -14,6 +14,7 @@
 #include "compiler/Support/InputFile.h"
 #include "compiler/Support/LargeStack.h"
 #include "compiler/Support/OutputFile.h"
+#include "compiler/Support/PrintableText.h"
 #include "compiler/Target/CompileDriver.h"
 #include "dialects/CavsDialect.h"
 
@@ -212,6 +213,18 @@ std::string followLinks(const std::string &path) {
   return current.string();
 }
 
+/// Prints `cavsc: error: ` and the parts, which quote file names and other
+/// text from the command line: each line made printable.
+template <typename... Parts> void reportError(const Parts &...parts) {
+  std::string message;
+  raw_string_ostream os(message);
+  (os << ... << parts);
+  std::string shown;
+  for (StringRef line : split(message, '\n'))
+    shown += (shown.empty() ? "" : "\n") + cavs::printableText(line);
+  WithColor::error(errs(), "cavsc") << shown << "\n";
+}
+
 /// The path a regular (or missing) output file is written to:
 /// outputFilename with its links followed (main sets it).
 std::string outputPath;
@@ -225,8 +238,7 @@ LogicalResult writeAndCheck(raw_fd_ostream &os, StringRef name,
   os.flush();
   if (!os.has_error())
     return success(written);
-  WithColor::error(errs(), "cavsc")
-      << "cannot write '" << name << "': " << os.error().message() << "\n";
+  reportError("cannot write '", name, "': ", os.error().message());
   os.clear_error();
   return failure();
 }
@@ -243,8 +255,7 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
     std::error_code error;
     raw_fd_ostream os(outputFilename, error);
     if (error) {
-      WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
-                                        << "': " << error.message() << "\n";
+      reportError("cannot write '", outputFilename, "': ", error.message());
       return failure();
     }
     return writeAndCheck(os, outputFilename, write);
@@ -252,9 +263,8 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
   Expected<sys::fs::TempFile> temp =
       sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");
   if (!temp) {
-    WithColor::error(errs(), "cavsc")
-        << "cannot write '" << outputFilename
-        << "': " << toString(temp.takeError()) << "\n";
+    reportError("cannot write '", outputFilename,
+                "': ", toString(temp.takeError()));
     return failure();
   }
   bool written;
@@ -269,14 +279,12 @@ LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
   if (std::error_code error =
           cavs::keepPermissions(outputPath, temp->TmpName)) {
     consumeError(temp->discard());
-    WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
-                                      << "': " << error.message() << "\n";
+    reportError("cannot write '", outputFilename, "': ", error.message());
     return failure();
   }
   if (Error error = temp->keep(outputPath)) {
-    WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
-                                      << "': " << toString(std::move(error))
-                                      << "\n";
+    reportError("cannot write '", outputFilename,
+                "': ", toString(std::move(error)));
     return failure();
   }
   return success();
@@ -341,7 +349,8 @@ void printMLIRDiagnostic(SourceMgr &sourceMgr, mlir::Diagnostic &diag) {
   }
   std::string where;
   raw_string_ostream(where) << diag.getLocation();
-  sourceMgr.PrintMessage(errs(), SMDiagnostic(where, kind, diag.str()));
+  sourceMgr.PrintMessage(errs(), SMDiagnostic(cavs::printableText(where), kind,
+                                              cavs::printableText(diag.str())));
 }
 
 /// Runs the pipeline up to `kind` and writes the result to `os` (or, for a
@@ -392,7 +401,7 @@ LogicalResult compile(SourceMgr &sourceMgr, Emit kind, cavs::Targets targets,
   std::string error;
   if (failed(cavs::compileModel(*module, request, os, error))) {
     if (!error.empty())
-      WithColor::error(errs(), "cavsc") << error << "\n";
+      reportError(error);
     return failure();
   }
   return success();
@@ -421,31 +430,29 @@ int main(int argc, char **argv) {
   std::string error;
   cavs::Targets targets;
   if (!parseTargets(targets, error)) {
-    WithColor::error(errs(), "cavsc") << error << "\n";
+    reportError(error);
     return 1;
   }
   std::optional<Emit> resolved = resolveEmit();
   if (!resolved) {
-    WithColor::error(errs(), "cavsc")
-        << "cannot tell what to write to '" << outputFilename
-        << "' from its suffix; name it .so, .h, .o, .ll, .mlir, .cu, .ptx or "
-           ".cubin, or say what to write with --emit\n";
+    reportError(
+        "cannot tell what to write to '", outputFilename,
+        "' from its suffix; name it .so, .h, .o, .ll, .mlir, .cu, .ptx or "
+        ".cubin, or say what to write with --emit");
     return 1;
   }
   Emit kind = *resolved;
   if (kind == Emit::SO && outputFilename == "-") {
-    WithColor::error(errs(), "cavsc")
-        << "a shared object needs an output file: -o libmodel.so\n";
+    reportError("a shared object needs an output file: -o libmodel.so");
     return 1;
   }
   if (kind == Emit::SO && !isRegularOrMissing(outputFilename)) {
-    WithColor::error(errs(), "cavsc")
-        << "a shared object is written to a regular file, and '"
-        << outputFilename << "' is not one\n";
+    reportError("a shared object is written to a regular file, and '",
+                outputFilename, "' is not one");
     return 1;
   }
   if (!checkOutputIsNotInput(error)) {
-    WithColor::error(errs(), "cavsc") << error << "\n";
+    reportError(error);
     return 1;
   }
   // A read-only output is refused, though renaming a new file over it
@@ -455,8 +462,7 @@ int main(int argc, char **argv) {
       sys::fs::exists(outputPath))
     if (std::error_code denied =
             sys::fs::access(outputPath, sys::fs::AccessMode::Write)) {
-      WithColor::error(errs(), "cavsc") << "cannot write '" << outputFilename
-                                        << "': " << denied.message() << "\n";
+      reportError("cannot write '", outputFilename, "': ", denied.message());
       return 1;
     }
   // A shared object is linked last, into a temporary file beside it: its
@@ -476,18 +482,17 @@ int main(int argc, char **argv) {
       problem =
           "cannot write in folder '" + folder.str() + "': " + denied.message();
     if (!problem.empty()) {
-      WithColor::error(errs(), "cavsc")
-          << "cannot write '" << outputFilename << "': " << problem << "\n";
+      reportError("cannot write '", outputFilename, "': ", problem);
       return 1;
     }
   }
   if (failed(cavs::verifyCpuTarget({cpu, optLevel}, error))) {
-    WithColor::error(errs(), "cavsc") << error << "\n";
+    reportError(error);
     return 1;
   }
   std::unique_ptr<MemoryBuffer> input = cavs::readInputFile(inputFilename, error);
   if (!input) {
-    WithColor::error(errs(), "cavsc") << error << "\n";
+    reportError(error);
     return 1;
   }
   SourceMgr sourceMgr;
@@ -498,18 +503,17 @@ int main(int argc, char **argv) {
     SmallString<256> library(runtime.libraryDir);
     sys::path::append(library, "libcavs_runtime.so");
     if (!sys::fs::exists(library)) {
-      WithColor::error(errs(), "cavsc")
-          << "cannot find libcavs_runtime.so in '" << runtime.libraryDir
-          << "' (point --runtime-dir at the cavs runtime's lib directory)\n";
+      reportError(
+          "cannot find libcavs_runtime.so in '", runtime.libraryDir,
+          "' (point --runtime-dir at the cavs runtime's lib directory)");
       return 1;
     }
     SmallString<256> header(runtime.includeDir);
     sys::path::append(header, "cavs", "instance.h");
     if (!sys::fs::exists(header)) {
-      WithColor::error(errs(), "cavsc")
-          << "cannot find the cavs runtime headers (cavs/instance.h) in '"
-          << runtime.includeDir
-          << "' (the include folder beside the runtime's lib directory)\n";
+      reportError("cannot find the cavs runtime headers (cavs/instance.h) in '",
+                  runtime.includeDir,
+                  "' (the include folder beside the runtime's lib directory)");
       return 1;
     }
   }
