@@ -35,34 +35,50 @@ static unsigned nonAsciiCharacterLength(const char *p, const char *end) {
 Lexer::Lexer(llvm::StringRef buffer, DiagEngine &diag)
     : cur(buffer.begin()), end(buffer.end()), diag(diag) {}
 
-void Lexer::skipTrivia() {
-  while (cur != end) {
-    char c = *cur;
+/// The first byte from `p` on that is neither whitespace nor in a comment.
+/// A block comment without its end runs to `end`; where it opens is stored
+/// in `unterminated`.
+static const char *skipTriviaFrom(const char *p, const char *end,
+                                  const char *&unterminated) {
+  while (p != end) {
+    char c = *p;
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
         c == '\f') {
-      ++cur;
+      ++p;
       continue;
     }
-    if (c != '/' || end - cur < 2)
-      return;
-    if (cur[1] == '/') {
-      while (cur != end && *cur != '\n')
-        ++cur;
+    if (c != '/' || end - p < 2)
+      return p;
+    if (p[1] == '/') {
+      while (p != end && *p != '\n')
+        ++p;
       continue;
     }
-    if (cur[1] != '*')
-      return;
-    const char *start = cur;
-    llvm::StringRef rest(cur + 2, end - cur - 2);
+    if (p[1] != '*')
+      return p;
+    llvm::StringRef rest(p + 2, end - p - 2);
     size_t close = rest.find("*/");
     if (close == llvm::StringRef::npos) {
-      diag.error(llvm::SMLoc::getFromPointer(start),
-                 "unterminated block comment");
-      cur = end;
-      return;
+      unterminated = p;
+      return end;
     }
-    cur = rest.begin() + close + 2;
+    p = rest.begin() + close + 2;
   }
+  return p;
+}
+
+void Lexer::skipTrivia() {
+  const char *unterminated = nullptr;
+  cur = skipTriviaFrom(cur, end, unterminated);
+  if (unterminated)
+    diag.error(llvm::SMLoc::getFromPointer(unterminated),
+               "unterminated block comment");
+}
+
+char Lexer::peekChar() const {
+  const char *unterminated = nullptr;
+  const char *next = skipTriviaFrom(cur, end, unterminated);
+  return next == end ? '\0' : *next;
 }
 
 Token Lexer::lex() {
@@ -137,24 +153,33 @@ Token Lexer::lex() {
 Token Lexer::lexIdentifierOrKeyword(const char *start) {
   // Letters such as 'ö' or '∂' belong to the name they stand in, reported
   // once for the name rather than once per byte with a parse error after.
-  bool nonAscii = nonAsciiCharacterLength(start, end) != 0;
+  const char *firstNonAscii =
+      nonAsciiCharacterLength(start, end) != 0 ? start : nullptr;
   while (cur != end) {
     if (isIdentifierBody(*cur)) {
       ++cur;
     } else if (unsigned length = nonAsciiCharacterLength(cur, end)) {
+      if (!firstNonAscii)
+        firstNonAscii = cur;
       cur += length;
-      nonAscii = true;
     } else {
       break;
     }
   }
   llvm::StringRef spelling(start, cur - start);
-  // Once per name: its other uses are the same mistake.
-  if (nonAscii && nonAsciiNames.insert(spelling).second)
-    diag.error(llvm::SMLoc::getFromPointer(start),
-               "name '" + spelling +
-                   "' has non-ASCII characters: names are ASCII letters, "
-                   "digits and '_'");
+  // Once per name: its other uses are the same mistake. The code point
+  // tells an invisible character (a no-break space, U+00A0) from a space.
+  if (firstNonAscii && nonAsciiNames.insert(spelling).second) {
+    const auto *bytes = reinterpret_cast<const llvm::UTF8 *>(firstNonAscii);
+    llvm::UTF32 codePoint = 0;
+    llvm::convertUTF8Sequence(&bytes, reinterpret_cast<const llvm::UTF8 *>(cur),
+                              &codePoint, llvm::strictConversion);
+    diag.error(
+        llvm::SMLoc::getFromPointer(start),
+        "name '" + spelling + "' has non-ASCII characters (U+" +
+            llvm::utohexstr(codePoint, /*LowerCase=*/false, /*Width=*/4) +
+            " first): names are ASCII letters, digits and '_'");
+  }
   TokenKind kind = llvm::StringSwitch<TokenKind>(spelling)
 #define KEYWORD(SPELLING) .Case(#SPELLING, TokenKind::kw_##SPELLING)
 #include "compiler/Frontend/TokenKinds.def"

@@ -24,6 +24,9 @@ public:
   /// Returns the next token; `eof` at the end of the buffer (and forever
   /// after), or as soon as the diagnostics engine gave up.
   Token lex();
+  /// The first character of the token after the last one lexed ('\0' at
+  /// the end of the buffer), without lexing it or reporting anything.
+  char peekChar() const;
 
 private:
   /// Skips whitespace and comments, reporting unterminated block comments.

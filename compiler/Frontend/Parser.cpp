@@ -89,6 +89,13 @@ bool Parser::expectClosing(TokenKind kind, llvm::SMLoc openLoc) {
   return false;
 }
 
+bool Parser::keywordNamesAValue() const {
+  if (!isKeyword(tok.getKind()))
+    return false;
+  const char next = lexer.peekChar();
+  return next == '=' || next == ',';
+}
+
 bool Parser::expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
                               llvm::SMLoc &loc) {
   if (tok.isNot(TokenKind::identifier)) {
@@ -96,13 +103,14 @@ bool Parser::expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
     const bool sameLine =
         llvm::StringRef(gapBegin, tok.getLoc().getPointer() - gapBegin)
             .find('\n') == llvm::StringRef::npos;
-    if (!isKeyword(tok.getKind()) ||
-        (startsDeclaration(tok.getKind()) && !sameLine)) {
+    if (!isKeyword(tok.getKind()) || (startsDeclaration(tok.getKind()) &&
+                                      !sameLine && !keywordNamesAValue())) {
       diag.error(tok.getLoc(), "expected " + what);
       return false;
     }
     diag.error(tok.getLoc(), "expected " + what + ", found the keyword " +
                                  describeTokenKind(tok.getKind()));
+    keywordsAsNames.insert(tok.getSpelling());
   }
   name = tok.getSpelling();
   loc = tok.getLoc();
@@ -318,7 +326,7 @@ bool Parser::parseBlock(std::vector<StmtPtr> &body) {
   if (!nesting.check(openLoc))
     return false;
   while (tok.isNot(TokenKind::r_brace) && tok.isNot(TokenKind::eof) &&
-         !startsDeclaration(tok.getKind())) {
+         (!startsDeclaration(tok.getKind()) || keywordNamesAValue())) {
     if (StmtPtr stmt = parseStmt())
       body.push_back(std::move(stmt));
     else
@@ -328,6 +336,8 @@ bool Parser::parseBlock(std::vector<StmtPtr> &body) {
 }
 
 StmtPtr Parser::parseStmt() {
+  if (keywordNamesAValue())
+    return parseAssign();
   switch (tok.getKind()) {
   case TokenKind::identifier:
     return parseAssign();
@@ -409,8 +419,18 @@ StmtPtr Parser::parsePush() {
   llvm::SMLoc openLoc = tok.getLoc();
   llvm::StringRef name;
   llvm::SMLoc nameLoc;
-  if (!expect(TokenKind::l_paren, "after 'push'") ||
-      !expectIdentifier("push name", name, nameLoc))
+  if (!expect(TokenKind::l_paren, "after 'push'"))
+    return nullptr;
+  // `push(gather(0))`: a keyword that starts an expression is no name; the
+  // statement is skipped after one error rather than parsed on from it.
+  const char next = lexer.peekChar();
+  if (isKeyword(tok.getKind()) && next != '=' && next != ')') {
+    diag.error(tok.getLoc(), "expected push name, found the keyword " +
+                                 describeTokenKind(tok.getKind()) +
+                                 ": push(NAME) or push(NAME = VALUE)");
+    return nullptr;
+  }
+  if (!expectIdentifier("push name", name, nameLoc))
     return nullptr;
   ExprPtr value;
   if (consumeIf(TokenKind::equal)) {
@@ -563,6 +583,13 @@ ExprPtr Parser::parsePrimary() {
     return limitHeight(std::make_unique<GatherExpr>(loc, std::move(index)));
   }
   default:
+    // A keyword already reported where it was taken as a name (`loss =
+    // ...`) is that name again, not a second mistake.
+    if (isKeyword(tok.getKind()) && keywordsAsNames.count(tok.getSpelling())) {
+      llvm::StringRef name = tok.getSpelling();
+      consume();
+      return std::make_unique<NameExpr>(loc, name);
+    }
     diag.error(loc, "expected expression");
     return nullptr;
   }

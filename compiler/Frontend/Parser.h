@@ -13,6 +13,8 @@
 #include "compiler/Frontend/AST.h"
 #include "compiler/Frontend/Lexer.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <optional>
 
 namespace cavs {
@@ -60,6 +62,10 @@ private:
   /// declaration on a later line: then the name is what is missing.
   bool expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
                         llvm::SMLoc &loc);
+  /// Whether the current token is a keyword that the next one shows is
+  /// meant as a name (`loss = ...`, `state, c = ...`): that is one mistake,
+  /// reported once, and the keyword is then taken as the name throughout.
+  bool keywordNamesAValue() const;
 
   //===--- Declarations ---------------------------------------------------===//
   DeclPtr parseDecl();
@@ -105,6 +111,8 @@ private:
   DiagEngine &diag;
   Token tok;
   llvm::SMLoc prevTokEnd;
+  /// Keywords reported and taken as names, which later read as names.
+  llvm::StringSet<> keywordsAsNames;
   unsigned depth = 0;
 };
 
