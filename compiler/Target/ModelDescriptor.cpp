@@ -398,10 +398,10 @@ void cavs::writeModelHeader(ModelOp model, StringRef sourceName,
      << "' with parameters initialised from `seed`.\n"
      << "class " << name << " : public cavs::Model {\npublic:\n"
      << "  explicit " << name << "(uint64_t seed = 0)\n"
-     << "      : cavs::Model(*" << exported[0] << "(), seed) {}\n"
+     << "      : cavs::Model(*::" << exported[0] << "(), seed) {}\n"
      << "  /// On `device`: \"cpu\", \"cuda\", \"cuda:N\" or \"auto\".\n"
      << "  " << name << "(uint64_t seed, const std::string &device)\n"
-     << "      : cavs::Model(*" << exported[0] << "(), seed, device) {}\n"
+     << "      : cavs::Model(*::" << exported[0] << "(), seed, device) {}\n"
      << "};\n} // namespace cavs_models\n#endif\n\n#endif /* " << guard
      << " */\n";
 }
