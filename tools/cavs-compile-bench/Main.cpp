@@ -5,7 +5,9 @@
 // limit of 65,536 counts them (`size`; `ir_ops` is what the cavs dialect
 // gets), one Google Benchmark per size, and fits the growth (the BigO line;
 // it must stay near-linear). --print-model=N writes the generated model of
-// size N instead, for tests.
+// size N instead, for tests. A compiler that cannot compile a small model
+// stops the run before any timing, and a size that fails makes the exit
+// status 1.
 //
 //===----------------------------------------------------------------------===//
 #include "LargeModel.h"
@@ -34,11 +36,51 @@ struct Options {
 };
 Options options;
 
+/// What --emit may name: the outputs whose time is the compiler's.
+constexpr const char *kEmits[] = {"stats", "mlir-optimized", "llvm", "obj",
+                                  "so"};
+
+/// Whether a size failed to compile (the exit status says so).
+bool anyFailed = false;
+
+/// A temporary file holding the model of `units`, and one for cavsc's
+/// output (a shared object must be written to a regular file); both are
+/// removed with it.
+struct ModelFiles {
+  llvm::SmallString<128> source, output;
+  std::string error;
+
+  explicit ModelFiles(const LargeModel &model) {
+    if (std::error_code code =
+            llvm::sys::fs::createTemporaryFile("large", "cavs", source)) {
+      error = "cannot create a temporary file: " + code.message();
+      return;
+    }
+    if (std::error_code code =
+            llvm::sys::fs::createTemporaryFile("large", "out", output)) {
+      error = "cannot create a temporary file: " + code.message();
+      return;
+    }
+    std::error_code code;
+    llvm::raw_fd_ostream out(source, code);
+    out << model.source;
+    out.close();
+    if (code || out.has_error())
+      error = "cannot write '" + source.str().str() + "'";
+  }
+  ~ModelFiles() {
+    if (!source.empty())
+      llvm::sys::fs::remove(source);
+    if (!output.empty())
+      llvm::sys::fs::remove(output);
+  }
+};
+
 /// Runs cavsc on the model once; the error text when it fails.
-std::optional<std::string> compile(llvm::StringRef path) {
+std::optional<std::string> compile(const ModelFiles &files) {
   const std::string emit = "--emit=" + options.emit;
-  llvm::SmallVector<llvm::StringRef> args = {options.cavsc, path, emit, "-o",
-                                             "/dev/null"};
+  llvm::SmallVector<llvm::StringRef> args = {options.cavsc, files.source, emit,
+                                             "-o", files.output};
   std::string error;
   const int status = llvm::sys::ExecuteAndWait(options.cavsc, args,
                                                std::nullopt, {}, 0, 0, &error);
@@ -50,24 +92,18 @@ std::optional<std::string> compile(llvm::StringRef path) {
 
 void compileTime(benchmark::State &state) {
   const LargeModel model = cavs::bench::largeModel(state.range(0));
-  llvm::SmallString<128> path;
-  if (std::error_code error =
-          llvm::sys::fs::createTemporaryFile("large", "cavs", path)) {
-    state.SkipWithError(("cannot create a temporary file: " + error.message())
-                            .c_str());
+  ModelFiles files(model);
+  if (!files.error.empty()) {
+    anyFailed = true;
+    state.SkipWithError(files.error.c_str());
     return;
   }
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream out(path, error);
-    out << model.source;
-  }
   for (auto _ : state)
-    if (std::optional<std::string> failure = compile(path)) {
+    if (std::optional<std::string> failure = compile(files)) {
+      anyFailed = true;
       state.SkipWithError(failure->c_str());
       break;
     }
-  llvm::sys::fs::remove(path);
   state.SetComplexityN(model.units);
   state.counters["size"] = double(model.units);
   state.counters["ir_ops"] = double(model.ops);
@@ -82,8 +118,9 @@ std::string usage() {
          "fits the growth of compile time with size.\n\n"
          "  --cavsc=PATH       the compiler (default: the cavsc next to\n"
          "                     cavs-compile-bench)\n"
-         "  --emit=KIND        what cavsc emits (stats: frontend and\n"
-         "                     optimization pipeline; so: the whole library)\n"
+         "  --emit=KIND        what cavsc emits: stats (default: frontend\n"
+         "                     and optimization pipeline), mlir-optimized,\n"
+         "                     llvm, obj or so (the whole library)\n"
          "  --print-model=N    print the generated model of size N and exit\n"
          "  --help             print this text\n";
 }
@@ -101,6 +138,12 @@ int main(int argc, char **argv) {
     } else if (arg.consume_front("--cavsc=")) {
       options.cavsc = arg.str();
     } else if (arg.consume_front("--emit=")) {
+      if (llvm::find(kEmits, arg) == std::end(kEmits)) {
+        llvm::errs() << "cavs-compile-bench: --emit expects stats, "
+                        "mlir-optimized, llvm, obj or so, got '"
+                     << arg << "'\n";
+        return 2;
+      }
       options.emit = arg.str();
     } else if (arg.consume_front("--print-model=")) {
       if (arg.getAsInteger(10, ops) || ops < 1) {
@@ -124,6 +167,19 @@ int main(int argc, char **argv) {
     llvm::sys::path::remove_filename(cavsc);
     llvm::sys::path::append(cavsc, "cavsc");
     options.cavsc = cavsc.str().str();
+  }
+  // Google Benchmark cannot fit a growth to sizes that all failed (it
+  // crashed), and a compiler that fails on a small model fails on all.
+  {
+    const ModelFiles files(cavs::bench::largeModel(100));
+    std::optional<std::string> failure =
+        files.error.empty() ? compile(files) : files.error;
+    if (failure) {
+      llvm::errs() << "cavs-compile-bench: cannot compile a small model with "
+                   << options.cavsc << " --emit=" << options.emit << ": "
+                   << *failure << "\n";
+      return 1;
+    }
   }
   llvm::outs() << "cavsc: " << options.cavsc << " --emit=" << options.emit
                << "\n";
@@ -149,5 +205,7 @@ int main(int argc, char **argv) {
   benchmark::Shutdown();
   if (!ran)
     std::fprintf(stderr, "cavs-compile-bench: no benchmark ran\n");
-  return ran ? 0 : 1;
+  else if (anyFailed)
+    std::fprintf(stderr, "cavs-compile-bench: a model failed to compile\n");
+  return ran && !anyFailed ? 0 : 1;
 }
