@@ -118,3 +118,30 @@ foreach(check "0;forward/separate/h:16/rows:8/weights:cache"
 endforeach()
 run_bench(FALSE "--ablation and --products are separate runs"
   --products --ablation)
+# Options a run would ignore, lists that name a value twice (rows of one
+# name) and output forms cavs-bench cannot honour are usage errors.
+run_bench(FALSE "--workload does not apply to --products" --products
+  --workload=lattice)
+run_bench(FALSE "--threads does not apply to --ablation" --ablation
+  --threads=2)
+run_bench(FALSE "--ablation runs on one GEMM engine" --ablation
+  --gemm=openblas,onednn)
+run_bench(FALSE "--hidden names '64' twice" --hidden=64,64)
+run_bench(FALSE "--mode names 'infer' twice" --mode=infer,infer)
+run_bench(FALSE "--workload is given twice" --workload=treefc
+  --workload=treelstm)
+run_bench(FALSE "--benchmark_format=json would mix cavs-bench's own lines"
+  --benchmark_format=json)
+run_bench(FALSE "--benchmark_time_unit: cavs-bench reports time per batch in ms"
+  --benchmark_time_unit=us)
+run_bench(FALSE "--benchmark_min_time: use --min-seconds"
+  --benchmark_min_time=0.1)
+# An interpreter named that does not exist (it said torch was missing).
+run_bench(FALSE "--python: no program '${WORK}/no-python'"
+  --python=${WORK}/no-python)
+# The ablation on the --gemm engine (it ran on the default, the header
+# naming the one given).
+run_bench(TRUE "treefc/train/bs:4/h:16/threads:1/gemm:openblas/all-off/"
+  --workload=treefc --hidden=16 --batch=4 --mode=train --min-seconds=0.05
+  --cache=${WORK}/cache --baselines=none --ablation --gemm=openblas
+  --benchmark_filter=all-off)

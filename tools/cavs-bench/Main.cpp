@@ -57,17 +57,17 @@ std::vector<Config> sweep(const Options &options, ModelCache &cache,
 }
 
 /// The ablation's configurations: the first batch size, hidden size and
-/// mode, one per step.
+/// mode, one per step, on the --gemm engine if one is given.
 std::vector<Config> ablation(const Options &options, ModelCache &cache,
                              const ModelSource &source,
                              const std::vector<AblationStep> &steps) {
   std::vector<Config> configs;
   for (const AblationStep &step : steps)
-    configs.push_back(
-        Config{options.modes.front(), options.batches.front(),
-               options.hiddens.front(), step.threads, "",
-               compile(cache, source, options.hiddens.front(), step.variant),
-               step.variant.name});
+    configs.push_back(Config{
+        options.modes.front(), options.batches.front(), options.hiddens.front(),
+        step.threads, options.gemms.empty() ? "" : options.gemms.front(),
+        compile(cache, source, options.hiddens.front(), step.variant),
+        step.variant.name});
   return configs;
 }
 

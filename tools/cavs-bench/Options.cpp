@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <set>
+#include <unistd.h>
 
 namespace cavs::bench {
 
@@ -42,17 +44,31 @@ std::vector<std::string> splitList(const std::string &flag,
   }
 }
 
+/// Throws UsageError when `values` holds an item twice: its rows would
+/// have one name.
+template <typename T>
+void requireDistinct(const std::string &flag, const std::vector<T> &values,
+                     const std::vector<std::string> &items) {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (std::find(values.begin(), values.begin() + i, values[i]) !=
+        values.begin() + i)
+      throw UsageError(flag + " names '" + items[i] + "' twice");
+}
+
 std::vector<int32_t> parseCounts(const std::string &flag,
                                  const std::string &text) {
   std::vector<int32_t> values;
-  for (const std::string &item : splitList(flag, text))
+  const std::vector<std::string> items = splitList(flag, text);
+  for (const std::string &item : items)
     values.push_back(parseCount(flag, item));
+  requireDistinct(flag, values, items);
   return values;
 }
 
 std::vector<Mode> parseModes(const std::string &flag, const std::string &text) {
   std::vector<Mode> modes;
-  for (const std::string &item : splitList(flag, text)) {
+  const std::vector<std::string> items = splitList(flag, text);
+  for (const std::string &item : items) {
     if (item == "train")
       modes.push_back(Mode::Train);
     else if (item == "infer")
@@ -61,6 +77,7 @@ std::vector<Mode> parseModes(const std::string &flag, const std::string &text) {
       throw UsageError(flag + " expects train and/or infer, got '" + item +
                        "'");
   }
+  requireDistinct(flag, modes, items);
   return modes;
 }
 
@@ -81,12 +98,9 @@ void requireGemmEngine(const std::string &what, const std::string &engine) {
 std::vector<std::string> parseGemmEngines(const std::string &flag,
                                           const std::string &text) {
   std::vector<std::string> engines = splitList(flag, text);
-  for (size_t i = 0; i < engines.size(); ++i) {
-    requireGemmEngine(flag, engines[i]);
-    if (std::find(engines.begin(), engines.begin() + i, engines[i]) !=
-        engines.begin() + i)
-      throw UsageError(flag + " names '" + engines[i] + "' twice");
-  }
+  for (const std::string &engine : engines)
+    requireGemmEngine(flag, engine);
+  requireDistinct(flag, engines, engines);
   return engines;
 }
 
@@ -120,12 +134,55 @@ void checkBenchmarkFlag(const std::string &arg) {
         return;
     throw UsageError(flag + " expects " + expected + ", got '" + value + "'");
   };
-  if (flag == "--benchmark_out_format" || flag == "--benchmark_format")
+  if (flag == "--benchmark_out_format")
     oneOf({"console", "json", "csv"}, "console, json or csv");
+  else if (flag == "--benchmark_format" && value != "console")
+    // cavs-bench prints its own lines (models, machine, tables) on stdout.
+    throw UsageError("--benchmark_format=" + value +
+                     " would mix cavs-bench's own lines into the " + value +
+                     " on standard output: use --benchmark_out=FILE "
+                     "--benchmark_out_format=" +
+                     value);
   else if (flag == "--benchmark_time_unit")
-    oneOf({"ns", "us", "ms", "s"}, "ns, us, ms or s");
+    throw UsageError("--benchmark_time_unit: cavs-bench reports time per "
+                     "batch in ms (and samples/s)");
+  else if (flag == "--benchmark_min_time")
+    throw UsageError("--benchmark_min_time: use --min-seconds");
   else if (flag == "--benchmark_repetitions")
     parseCount(flag, value);
+}
+
+/// Throws UsageError when `mode` (--ablation, --products) was given with
+/// one of `flags`, which it does not use.
+void refuseWith(const std::set<std::string> &given, const char *mode,
+                std::initializer_list<const char *> flags, const char *why) {
+  if (!given.count(mode))
+    return;
+  for (const char *flag : flags)
+    if (given.count(flag))
+      throw UsageError(std::string(flag) + " does not apply to " + mode +
+                       ", which " + why);
+}
+
+/// Whether `program` names an executable file: a path, or a name found on
+/// $PATH as the shell would.
+bool findsProgram(const std::string &program) {
+  if (program.find('/') != std::string::npos)
+    return ::access(program.c_str(), X_OK) == 0;
+  const char *path = std::getenv("PATH");
+  std::string folders = path ? path : "";
+  size_t begin = 0;
+  while (begin <= folders.size()) {
+    size_t end = folders.find(':', begin);
+    if (end == std::string::npos)
+      end = folders.size();
+    const std::string folder = folders.substr(begin, end - begin);
+    if (::access(((folder.empty() ? "." : folder) + "/" + program).c_str(),
+                 X_OK) == 0)
+      return true;
+    begin = end + 1;
+  }
+  return false;
 }
 
 /// --baselines, --baseline-steps, --baseline-timeout and --python.
@@ -137,9 +194,11 @@ void parseBaselineFlag(const std::string &flag, const std::string &value,
     options.baselineSteps = parseCount(flag, value);
   else if (flag == "--baseline-timeout")
     options.baselineTimeout = parseSeconds(flag, value);
-  else if (flag == "--python")
+  else if (flag == "--python") {
+    if (!findsProgram(value))
+      throw UsageError("--python: no program '" + value + "'");
     options.python = value;
-  else if (value == "none")
+  } else if (value == "none")
     options.baselines = BaselineMode::None;
   else if (value == "equivalence")
     options.baselines = BaselineMode::Equivalence;
@@ -201,12 +260,14 @@ std::string usage() {
          "                     with --target=cpu,cuda for a GPU (cpu)\n"
          "  --ablation         for the first batch, hidden size and mode:\n"
          "                     every optimization off, each one on alone, all\n"
-         "                     on, all on with 2 threads (Cavs Fig. 10)\n"
+         "                     on, all on with 2 threads (Cavs Fig. 10); on\n"
+         "                     one --gemm engine if given; no --threads\n"
          "  --products         no workload: the N-ary Tree-LSTM's product\n"
          "                     pairs, separate and merged into one, for\n"
          "                     task rows 8-300 at each --hidden, --threads\n"
          "                     and --gemm, weights in cache and (1 thread)\n"
-         "                     in memory\n"
+         "                     in memory; the workload's options do not\n"
+         "                     apply\n"
          "  --cavsc=PATH       the compiler (default: the cavsc next to\n"
          "                     cavs-bench)\n"
          "  --cavsc-timeout=S  seconds one compile may run before cavsc is\n"
@@ -226,21 +287,27 @@ std::string usage() {
          "  --python=PATH      python3 with torch (python3, /usr/bin/python3)\n"
          "  --help             print this text\n"
          "\n"
-         "Google Benchmark's flags pass through, e.g.\n"
-         "--benchmark_filter=REGEX, --benchmark_out=FILE\n"
-         "--benchmark_out_format=json|csv (a bad format, time unit\n"
-         "or repetition count is refused).\n";
+         "Each option once; a list names each value once. Google\n"
+         "Benchmark's flags pass through, e.g. --benchmark_filter=REGEX,\n"
+         "--benchmark_out=FILE --benchmark_out_format=json|csv (a bad\n"
+         "format or repetition count is refused, and so are\n"
+         "--benchmark_format other than console, whose output would mix\n"
+         "with cavs-bench's own lines, --benchmark_time_unit and\n"
+         "--benchmark_min_time: times are ms per batch, --min-seconds).\n";
 }
 
 Options parseOptions(int argc, char **argv) {
   Options options;
   options.benchmarkArgs.push_back(argv[0]);
+  std::set<std::string> given;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const size_t eq = arg.find('=');
     const std::string flag = arg.substr(0, eq);
     const bool hasValue = eq != std::string::npos;
     const std::string value = hasValue ? arg.substr(eq + 1) : "";
+    if (flag.rfind("--benchmark_", 0) != 0 && !given.insert(flag).second)
+      throw UsageError(flag + " is given twice");
     auto noValue = [&] {
       if (hasValue)
         throw UsageError(flag + " takes no value");
@@ -320,6 +387,17 @@ Options parseOptions(int argc, char **argv) {
   }
   if (options.ablation && options.products)
     throw UsageError("--ablation and --products are separate runs: give one");
+  refuseWith(given, "--ablation", {"--threads"},
+             "runs its steps on 1 thread and the last one on 2");
+  if (options.ablation && options.gemms.size() > 1)
+    throw UsageError("--ablation runs on one GEMM engine: give --gemm one");
+  refuseWith(given, "--products",
+             {"--workload", "--batch", "--mode", "--loss", "--data",
+              "--schedule", "--device", "--cavsc", "--cache", "--cavsc-timeout",
+              "--baselines", "--baseline-steps", "--baseline-timeout",
+              "--python"},
+             "times products of --hidden, --threads and --gemm outside any "
+             "model");
   // The runtime reports a bad $CAVS_GEMM only as the first model instance is
   // created, after the header named the default engine.
   if (const char *engine = std::getenv("CAVS_GEMM"); engine && *engine)

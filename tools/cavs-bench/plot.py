@@ -13,10 +13,11 @@ baselines. A chart is drawn only where its axis has two or more values; a
 configuration found in several files keeps its last figure, one measured in
 several rounds of a file (--rounds) their median.
 
-Benchmark names are <workload>/<mode>/bs:<B>/h:<H>/threads:<T>[/<variant>]
-[/round:<R>] (Google Benchmark appends /min_time:.../manual_time); the variant is an
-ablation step (all-off, lazy-only, ...) or a baseline (pytorch-level,
-pytorch-per-sample).
+Benchmark names are <workload>/<mode>/bs:<B>/h:<H>/threads:<T>[/gemm:<E>]
+[/<variant>][/round:<R>][/sched:...][/device:<D>] (Google Benchmark appends
+/min_time:.../manual_time; rows of another schedule are left out); the variant is an ablation step (all-off,
+lazy-only, ...) or a baseline (pytorch-level, pytorch-per-sample). Rows of
+another GEMM engine or device are a system of their own ("cavsc (openblas)").
 """
 
 import argparse
@@ -34,11 +35,13 @@ def parse_name(name):
     parts = name.split("/")
     if len(parts) < 5:
         return None
-    fields = {"workload": parts[0], "mode": parts[1], "variant": ""}
+    fields = {"workload": parts[0], "mode": parts[1], "variant": "", "gemm": "", "device": ""}
     for part in parts[2:]:
         key, sep, value = part.partition(":")
         if sep and key in ("bs", "h", "threads"):
             fields[key] = int(value)
+        elif sep and key in ("gemm", "device"):
+            fields[key] = value
         elif sep and key == "sched":
             return None  # another schedule than the sweep's default
         elif not sep and part != "manual_time":
@@ -68,7 +71,10 @@ def read_runs(paths):
 
 
 def system_of(run):
-    return run["variant"] if run["variant"].startswith("pytorch") else "cavsc"
+    if run["variant"].startswith("pytorch"):
+        return run["variant"]
+    where = ", ".join(run[key] for key in ("gemm", "device") if run[key])
+    return f"cavsc ({where})" if where else "cavsc"
 
 
 def line_chart(plt, path, title, xlabel, series):
@@ -118,8 +124,8 @@ def ablation_charts(plt, runs, outdir):
     steps = collections.defaultdict(list)
     for run in runs:
         if run["variant"] in ABLATION_ORDER:
-            steps[(run["workload"], run["mode"], run["h"])].append(run)
-    for (workload, mode, hidden), group in sorted(steps.items()):
+            steps[(run["workload"], run["mode"], run["h"], system_of(run))].append(run)
+    for (workload, mode, hidden, system), group in sorted(steps.items()):
         group.sort(key=lambda r: (ABLATION_ORDER.index(r["variant"]), r["threads"]))
         labels = [r["variant"] + (f" ({r['threads']} thr)" if r["threads"] > 1 else "") for r in group]
         base = group[0]["rate"] if group[0]["variant"] == "all-off" else None
@@ -132,9 +138,11 @@ def ablation_charts(plt, runs, outdir):
         axes.set_xticks(range(len(group)))
         axes.set_xticklabels(labels, rotation=20, ha="right")
         axes.set_ylabel("samples/s")
-        axes.set_title(f"{workload} {mode}: ablation, bs={group[0]['bs']}, h={group[0]['h']}")
+        axes.set_title(f"{workload} {mode}: ablation, bs={group[0]['bs']}, h={group[0]['h']}"
+                       + ("" if system == "cavsc" else f", {system[len('cavsc ('):-1]}"))
         figure.tight_layout()
-        path = os.path.join(outdir, f"{workload}-{mode}-h{hidden}-ablation.png")
+        tag = "".join(f"-{group[0][key]}" for key in ("gemm", "device") if group[0][key])
+        path = os.path.join(outdir, f"{workload}-{mode}-h{hidden}{tag}-ablation.png")
         figure.savefig(path, dpi=100)
         plt.close(figure)
         print("wrote", path)
