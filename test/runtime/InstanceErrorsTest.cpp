@@ -358,6 +358,17 @@ TEST(InstanceErrors, NamesAndSizesOfInputsAndOutputs) {
   expectFailure(cavs_model_set_input(wide.get(), "x", data, -2),
                 CAVS_ERROR_INVALID_ARGUMENT,
                 {"input 'x' of model 'sumtree' cannot have -2 floats"});
+  // A count whose bytes wrap around the address space (2^62 + 2 floats
+  // were stored as 2) or that no vector can hold.
+  for (int64_t count : {(int64_t(1) << 62) + 2, int64_t(1) << 61})
+    expectFailure(
+        cavs_model_set_input(wide.get(), "x", data, count),
+        CAVS_ERROR_INVALID_ARGUMENT,
+        {std::to_string(count) + " floats are more than memory can hold"});
+  expectFailure(
+      cavs_model_set_output_grad(wide.get(), "h", data, int64_t(1) << 62),
+      CAVS_ERROR_INVALID_ARGUMENT,
+      {"4611686018427387904 floats are more than memory can hold"});
   EXPECT_EQ(cavs_model_input_grad(wide.get(), "x", nullptr), nullptr);
   EXPECT_EQ(std::string(cavs_last_error_message()),
             "the gradient of input 'x' of model 'sumtree' is not available: "

@@ -550,6 +550,17 @@ TEST_F(NonRegularFile, EveryLoaderRefusesIt) {
                     ", not a regular file");
     }
   EXPECT_EQ(batch, nullptr);
+  // Saving refuses them too, as checkpoints do (onto a FIFO it waited for
+  // a reader forever).
+  int32_t id = -1;
+  ASSERT_EQ(cavs_vocab_add(vocab, "w", &id), CAVS_OK);
+  for (const auto &[file, kind] : files) {
+    SCOPED_TRACE("vocabulary saved to " + file);
+    EXPECT_EQ(cavs_vocab_save(vocab, file.c_str()), CAVS_ERROR_IO);
+    EXPECT_EQ(std::string(cavs_last_error_message()),
+              "cannot save vocabulary '" + file + "': it is " + kind +
+                  ", not a regular file");
+  }
   cavs_vocab_destroy(vocab);
 }
 

@@ -247,8 +247,10 @@ CAVS_API const char *cavs_gemm_engine(void);
 /// ("Haswell", "Cooperlake", ...) or oneDNN's instruction set
 /// ("avx512_core", ...). Valid until the next call on this thread.
 CAVS_API const char *cavs_gemm_kernel(void);
-/// Makes the engine called `name` the active one; CAVS_ERROR_INVALID_ARGUMENT
-/// (naming the engines built in) when there is none.
+/// Makes the engine called `name` the active one, over $CAVS_GEMM (a
+/// $CAVS_GEMM that names no engine no longer fails instance creation);
+/// CAVS_ERROR_INVALID_ARGUMENT (naming the engines built in) when there is
+/// none.
 CAVS_API cavs_status cavs_set_gemm_engine(const char *name);
 /// The engines built into this runtime, OpenBLAS first; NULL for an index
 /// out of range.

@@ -30,7 +30,7 @@ cavs_status cavs_set_gemm_engine(const char *name) {
   return guard([&] {
     if (!name)
       return Status(CAVS_ERROR_INVALID_ARGUMENT, "the engine name is NULL");
-    return cpu::selectGemmEngine(name);
+    return cpu::setGemmEngine(name);
   });
 }
 

@@ -23,8 +23,13 @@ Status requireModelAndName(const cavs_model *model, const char *name) {
   return requireNonNull(name, "name");
 }
 
-/// `data` may only be NULL when `count` is 0.
+/// `data` may only be NULL when `count` is 0, and `count` floats must fit
+/// in the address space: past it, `data + count` wraps (2^62 + 12 floats
+/// read as 12).
 Status requireData(const float *data, int64_t count) {
+  if (count > PTRDIFF_MAX / int64_t(sizeof(float)))
+    return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                     "{} floats are more than memory can hold", count);
   return count > 0 ? requireNonNull(data, "data") : Status();
 }
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/Safetensors.h"
 
-#include "checkpoint/FileIo.h"
+#include "support/AtomicFile.h"
 #include "support/Excerpt.h"
 
 #include <nlohmann/json.hpp>

@@ -9,9 +9,9 @@
 #include "checkpoint/Checkpoint.h"
 
 #include "checkpoint/Crc32c.h"
-#include "checkpoint/FileIo.h"
 #include "checkpoint/Format.h"
 #include "optim/Options.h"
+#include "support/AtomicFile.h"
 
 #include <string_view>
 

@@ -7,6 +7,7 @@
 #include "graph/Vocab.h"
 
 #include "graph/TextFile.h"
+#include "support/AtomicFile.h"
 #include "support/Excerpt.h"
 
 #include <algorithm>
@@ -50,20 +51,15 @@ Status Vocab::load(const std::string &path, Vocab &out) {
 }
 
 Status Vocab::save(const std::string &path) const {
-  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "wb"),
-                                              &std::fclose);
-  if (!file)
-    return makeError(CAVS_ERROR_IO, "cannot create '{}': {}", path,
-                     std::strerror(errno));
-  for (const std::string &word : words_)
-    if (std::fwrite(word.data(), 1, word.size(), file.get()) != word.size() ||
-        std::fputc('\n', file.get()) == EOF)
-      return makeError(CAVS_ERROR_IO, "cannot write '{}': {}", path,
-                       std::strerror(errno));
-  if (std::fclose(file.release()) != 0)
-    return makeError(CAVS_ERROR_IO, "cannot write '{}': {}", path,
-                     std::strerror(errno));
-  return Status();
+  // As checkpoints are: a failed save leaves the old file whole, and a
+  // FIFO or device is refused (fopen on a FIFO waited for a reader).
+  AtomicFileWriter file(path, "vocabulary");
+  CAVS_RETURN_IF_ERROR(file.open());
+  for (const std::string &word : words_) {
+    CAVS_RETURN_IF_ERROR(file.write(word.data(), word.size()));
+    CAVS_RETURN_IF_ERROR(file.write("\n", 1));
+  }
+  return file.commit();
 }
 
 namespace {

@@ -59,15 +59,33 @@ Status selectGemmEngine(std::string_view name) {
                    excerpt(name), names);
 }
 
+namespace {
+std::once_flag environmentApplied;
+/// Why $CAVS_GEMM was not applied, reported by instance creation until
+/// setGemmEngine selects an engine; guarded by statusMutex.
+Status environmentStatus;
+std::mutex statusMutex;
+} // namespace
+
 Status initGemmEngine() {
-  static std::once_flag applied;
-  static Status status;
-  std::call_once(applied, [] {
+  std::call_once(environmentApplied, [] {
     const char *name = std::getenv("CAVS_GEMM");
-    if (name && *name)
-      status = selectGemmEngine(name).withPrefix("$CAVS_GEMM: ");
+    if (!name || !*name)
+      return;
+    Status status = selectGemmEngine(name).withPrefix("$CAVS_GEMM: ");
+    std::lock_guard<std::mutex> lock(statusMutex);
+    environmentStatus = std::move(status);
   });
-  return status;
+  std::lock_guard<std::mutex> lock(statusMutex);
+  return environmentStatus;
+}
+
+Status setGemmEngine(std::string_view name) {
+  (void)initGemmEngine(); // $CAVS_GEMM first, so that it cannot override
+  CAVS_RETURN_IF_ERROR(selectGemmEngine(name));
+  std::lock_guard<std::mutex> lock(statusMutex);
+  environmentStatus = Status();
+  return Status();
 }
 
 } // namespace cavs::runtime::cpu

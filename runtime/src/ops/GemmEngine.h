@@ -43,12 +43,17 @@ const GemmEngine &activeGemmEngine();
 
 /// Applies $CAVS_GEMM, once per process: when it is set, the engine it
 /// names becomes the active one; when it names none, this and every later
-/// call fail (instance creation reports it).
+/// call fail (instance creation reports it) until setGemmEngine succeeds.
 Status initGemmEngine();
 
 /// Makes the engine called `name` the active one; an unknown name is an
 /// error that lists the engines built in.
 Status selectGemmEngine(std::string_view name);
+
+/// selectGemmEngine after $CAVS_GEMM was applied, as the API sets the
+/// engine: it overrides $CAVS_GEMM, and a $CAVS_GEMM that named no engine
+/// no longer fails instance creation.
+Status setGemmEngine(std::string_view name);
 
 /// The engines of this build.
 const GemmEngine &openBlasEngine();

@@ -1,16 +1,16 @@
-//===- FileIo.h - atomic writes of checkpoint files -----------------------===//
+//===- AtomicFile.h - files replaced whole, never partly ------*- C++ -*-===//
 //
-// Checkpoints are written through a temporary file that is synced and
-// renamed over the target, so the target never holds a partial file. A
-// symbolic link is followed to the file it names (the link stays); a target
-// that is no regular file (a device such as /dev/null, a FIFO, a directory)
-// is refused, where a rename would replace it. (They
-// are read whole with support/ReadFile.h, so they can be validated
-// completely before anything is changed.)
+// Checkpoints, safetensors files and vocabularies are written through a
+// temporary file that is synced and renamed over the target, so the target
+// never holds a partial file. A symbolic link is followed to the file it
+// names (the link stays); a target that is no regular file (a device such
+// as /dev/null, a FIFO, a directory) is refused, where a rename would
+// replace it. (Checkpoints are read whole with support/ReadFile.h, so they
+// can be validated completely before anything is changed.)
 //
 //===----------------------------------------------------------------------===//
-#ifndef CAVS_RUNTIME_CHECKPOINT_FILEIO_H
-#define CAVS_RUNTIME_CHECKPOINT_FILEIO_H
+#ifndef CAVS_RUNTIME_SUPPORT_ATOMICFILE_H
+#define CAVS_RUNTIME_SUPPORT_ATOMICFILE_H
 
 #include "support/Status.h"
 
@@ -61,4 +61,4 @@ private:
 
 } // namespace cavs::runtime
 
-#endif // CAVS_RUNTIME_CHECKPOINT_FILEIO_H
+#endif // CAVS_RUNTIME_SUPPORT_ATOMICFILE_H

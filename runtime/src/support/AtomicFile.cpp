@@ -1,10 +1,10 @@
-//===- FileIo.cpp - POSIX atomic writes of checkpoint files ---------------===//
+//===- AtomicFile.cpp - POSIX atomic file writes -------------------------===//
 //
 // Plain POSIX calls: open/write/fsync/rename (std::ofstream can neither
 // fsync nor report why a write failed). EINTR is retried everywhere.
 //
 //===----------------------------------------------------------------------===//
-#include "checkpoint/FileIo.h"
+#include "support/AtomicFile.h"
 
 #include "support/ReadFile.h"
 
@@ -131,9 +131,9 @@ Status AtomicFileWriter::resolveTarget() {
     if (error)
       return makeError(CAVS_ERROR_IO, "cannot save {} '{}': {}", what_, path_,
                        error.message());
-    target_ = (link.is_absolute() ? link
-                                  : fs::path(target_).parent_path() / link)
-                  .string();
+    target_ =
+        (link.is_absolute() ? link : fs::path(target_).parent_path() / link)
+            .string();
   }
 }
 
