@@ -3,9 +3,12 @@
 // Lifetime intervals over the execution order (phase, then program order),
 // then first-fit packing of the intervals into columns, separately for the
 // arena and the task scratch. Split and slice results alias their input;
-// those of a parameter or constant are read in place and take no slot. The
-// value F scatters is computed in the vertices' state rows where every
-// phase can address them (see stateResident).
+// those of a parameter or constant are read in place and take no slot
+// (leading dimension 0: every row reads the same values), except where a
+// product reads them: a gemm needs a leading dimension of at least a row,
+// so an identity kernel copies them into a slot first. The value F
+// scatters is computed in the vertices' state rows where every phase can
+// address them (see stateResident).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,10 +81,51 @@ private:
 };
 } // namespace
 
+/// Whether `value` is a parameter or constant, or a part of one: read in
+/// place with no slot.
+static bool readInPlace(Value value) {
+  Operation *op = value.getDefiningOp();
+  while (op && isa<SplitOp, SliceOp>(op))
+    op = op->getOperand(0).getDefiningOp();
+  return op && isa<ParamRefOp, ConstantOp>(op);
+}
+
+/// Gives each row operand of a product (`W @ b` with `b` a parameter
+/// vector, and the weight gradient that reads it) that is read in place a
+/// copy in every row: a kernel that yields its input, in the product's
+/// batching class. BLAS refuses a leading dimension of 0, and the product
+/// read what the arena held instead.
+static void copyInPlaceProductOperands(Block &block) {
+  for (Operation &op : block) {
+    SmallVector<OpOperand *, 2> rowOperands;
+    if (auto matmul = dyn_cast<MatmulOp>(op))
+      rowOperands.push_back(&matmul.getRhsMutable());
+    else if (auto outer = dyn_cast<ParamGradOuterOp>(op))
+      rowOperands.append({&outer.getDyMutable(), &outer.getXMutable()});
+    for (OpOperand *operand : rowOperands) {
+      Value value = operand->get();
+      if (!readInPlace(value))
+        continue;
+      OpBuilder builder(&op);
+      auto copy = builder.create<FusedOp>(op.getLoc(), value.getType(),
+                                          ValueRange{value});
+      copy->setAttr(CavsDialect::kBatchingAttrName,
+                    op.getAttr(CavsDialect::kBatchingAttrName));
+      Block *body = builder.createBlock(&copy.getBody());
+      builder.create<YieldOp>(
+          op.getLoc(), body->addArgument(value.getType(), value.getLoc()));
+      operand->set(copy.getResult(0));
+    }
+  }
+}
+
 LogicalResult Planner::order() {
   forward = &vertex.getBody().front();
   if (BackwardOp op = vertex.getBackward())
     backward = &op.getBody().front();
+  for (Block *block : {forward, backward})
+    if (block)
+      copyInPlaceProductOperands(*block);
   SmallVector<Operation *> byPhase[kNumPhases];
   for (auto [block, base] : {std::pair(forward, 0u), std::pair(backward, 3u)}) {
     if (!block)

@@ -177,3 +177,40 @@ cavs.model @scatter_in_state state tensor<4xf32> {
     cavs.scatter %s {cavs.batching = #cavs.batching<body>} : tensor<4xf32>
   }
 }
+
+// -----
+
+// A product's vector that is a parameter, or a part of one, has no slot
+// (it is read in place, leading dimension 0, which a gemm refuses): an
+// identity kernel of the product's class copies it into one, in F and in
+// the weight gradient of dF alike.
+// CHECK-LABEL: cavs.model @product_of_parameters
+// CHECK:      %[[B:.*]] = cavs.param_ref @b
+// CHECK:      %[[COPY:.*]] = cavs.fused(%[[B]]) {cavs.batching = #cavs.batching<body>, cavs.slots = [#cavs.slot<{{arena|scratch}}, {{[0-9]+}}, 3>]}
+// CHECK-NEXT: ^bb0(%[[ARG:.*]]: tensor<3xf32>):
+// CHECK-NEXT:   cavs.yield %[[ARG]] : tensor<3xf32>
+// CHECK:      cavs.matmul %{{.*}}, %[[COPY]]
+// CHECK:      %[[PART:.*]] = cavs.fused(%{{.*}}) {cavs.batching = #cavs.batching<eager>
+// CHECK:      cavs.matmul %{{.*}}, %[[PART]]
+// CHECK:      cavs.backward
+// CHECK:      %[[COPY2:.*]] = cavs.fused(%[[B]]) {cavs.batching = #cavs.batching<lazy>
+// CHECK:      cavs.param_grad_outer @W, %{{.*}}, %[[COPY2]]
+cavs.model @product_of_parameters {
+  cavs.param @W : tensor<2x3xf32> init xavier
+  cavs.param @b : tensor<3xf32> init zeros
+  cavs.param @c : tensor<6xf32> init zeros
+  cavs.vertex @v arity 0 pulls {} pushes {y = tensor<2xf32>, z = tensor<2xf32>} {
+    %b = cavs.param_ref @b {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    %w = cavs.param_ref @W {cavs.batching = #cavs.batching<eager>} : tensor<2x3xf32>
+    %y = cavs.matmul %w, %b {cavs.batching = #cavs.batching<body>} : tensor<2x3xf32>, tensor<3xf32> -> tensor<2xf32>
+    cavs.push "y", %y {cavs.batching = #cavs.batching<body>} : tensor<2xf32>
+    %c = cavs.param_ref @c {cavs.batching = #cavs.batching<eager>} : tensor<6xf32>
+    %c0, %c1 = cavs.split %c {cavs.batching = #cavs.batching<eager>} : tensor<6xf32> -> tensor<3xf32>, tensor<3xf32>
+    %z = cavs.matmul %w, %c1 {cavs.batching = #cavs.batching<eager>} : tensor<2x3xf32>, tensor<3xf32> -> tensor<2xf32>
+    cavs.push "z", %z {cavs.batching = #cavs.batching<eager>} : tensor<2xf32>
+    cavs.backward {
+      %g = cavs.push_grad "y" {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>
+      cavs.param_grad_outer @W, %g, %b {cavs.batching = #cavs.batching<lazy>} : tensor<2xf32>, tensor<3xf32>
+    }
+  }
+}

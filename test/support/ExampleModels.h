@@ -91,6 +91,10 @@ inline const std::vector<ExampleModel> &cornerCaseModels() {
        {},
        {GraphShape::Tree},
        CAVS_TEST_MODELS_DIR},
+      {"products-of-parameters.cavs",
+       {},
+       {GraphShape::Tree, GraphShape::Dag},
+       CAVS_TEST_MODELS_DIR},
   };
   return models;
 }
