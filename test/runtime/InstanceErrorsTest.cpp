@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ToyModels.h"
 #include "ToyReference.h"
+#include "cavs/dist.h"
 
 #include <gtest/gtest.h>
 
@@ -260,6 +261,19 @@ TEST(InstanceErrors, BackwardNeedsOneSuccessfulTrainForward) {
   expectFailure(cavs_model_backward(model.get()), CAVS_ERROR_INVALID_ARGUMENT,
                 {"cannot run backward: input 'x' changed after the last "
                  "forward pass"});
+  // Parameters changed in between (backward ran with F's values of the old
+  // ones: gradients of neither); reading them does not count.
+  cavs_param_store *params = cavs_model_params(model.get());
+  ASSERT_EQ(model.forward(batch), CAVS_OK);
+  EXPECT_NE(cavs_param_store_values(params), nullptr);
+  ASSERT_EQ(cavs_model_backward(model.get()), CAVS_OK);
+  ASSERT_EQ(model.forward(batch), CAVS_OK);
+  cavs_param_store_param_data(params, 0)[0] += 1.0f;
+  expectFailure(cavs_model_backward(model.get()), CAVS_ERROR_INVALID_ARGUMENT,
+                {"model 'sumtree': cannot run backward: the parameters "
+                 "changed after the last forward pass"});
+  ASSERT_EQ(model.forward(batch), CAVS_OK);
+  EXPECT_EQ(cavs_model_backward(model.get()), CAVS_OK);
 }
 
 TEST(InstanceErrors, FailingPhaseAbortsThePass) {
@@ -432,8 +446,20 @@ TEST(InstanceErrors, StepNeedsAnOptimizerOfTheModel) {
   ASSERT_EQ(cavs_optimizer_create(cavs_model_params(other.get()), &options,
                                   &optimizer),
             CAVS_OK);
-  EXPECT_EQ(cavs_model_step(model.get(), optimizer),
-            CAVS_ERROR_INVALID_ARGUMENT);
+  // The optimizer is what the caller got wrong (it said the parameter
+  // store belonged to the other model).
+  expectFailure(cavs_model_step(model.get(), optimizer),
+                CAVS_ERROR_INVALID_ARGUMENT,
+                {"the optimizer belongs to model 'leafsum'", "not to model "
+                                                             "'sumtree'"});
+  // So does the distributed trainer, when it is created (it failed at the
+  // first step, after forward and backward ran); with or without MPI.
+  cavs_dist_trainer *trainer = nullptr;
+  expectFailure(
+      cavs_dist_trainer_create(model.get(), optimizer, nullptr, &trainer),
+      CAVS_ERROR_INVALID_ARGUMENT,
+      {"the optimizer belongs to model 'leafsum'"});
+  EXPECT_EQ(trainer, nullptr);
   cavs_optimizer_destroy(optimizer);
 }
 

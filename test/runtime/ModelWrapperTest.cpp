@@ -141,5 +141,25 @@ TEST_F(ModelWrapper, FailuresThrow) {
               {"program version 0"});
 }
 
+// Strings with a NUL byte are refused, not cut at it ("a\0b" added "a",
+// "epoch\0x" set "epoch"); a lookup of one finds nothing.
+TEST_F(ModelWrapper, StringsWithNulBytesThrow) {
+  const std::string nulWord("a\0b", 3);
+  cavs::Vocab vocab;
+  expectError([&] { vocab.add(nulWord); }, CAVS_ERROR_INVALID_ARGUMENT,
+              {"holds a NUL byte at offset 1 of 3; the runtime would read "
+               "'a'"});
+  EXPECT_EQ(vocab.size(), 0);
+  vocab.add("a");
+  EXPECT_EQ(vocab.lookup(nulWord), -1);
+  cavs::TrainState state;
+  expectError([&] { state.setU64(std::string("epoch\0x", 7), 1); },
+              CAVS_ERROR_INVALID_ARGUMENT, {"holds a NUL byte at offset 5"});
+  auto toy = sumTreeModel();
+  Model model(toy->def, 1);
+  expectError([&] { model.param(std::string("b\0", 2)); },
+              CAVS_ERROR_INVALID_ARGUMENT, {"holds a NUL byte"});
+}
+
 } // namespace
 } // namespace cavs::test

@@ -226,17 +226,34 @@ TEST(ParamStore, DescriptorErrors) {
       {[](ModelSpec &s) { s.params[3].init = cavs_init_kind(9); },
        "parameter 'b' has the unknown initializer kind 9"},
       {[](ModelSpec &s) { s.params[0].init_args[1] = -0.5; },
-       "parameter 'embed': the uniform initializer needs finite bounds lo < "
-       "hi, got [-0.1, -0.5]"},
+       "parameter 'embed': the uniform initializer needs finite f32 bounds "
+       "lo < hi, got [-0.1, -0.5]"},
       {[](ModelSpec &s) {
          s.params[3].init = CAVS_INIT_NORMAL;
          s.params[3].init_args[1] = 0;
        },
-       "parameter 'b': the normal initializer needs a finite mean and a "
-       "finite standard deviation > 0, got mean 0.25 and deviation 0"},
+       "parameter 'b': the normal initializer needs a finite f32 mean and a "
+       "finite f32 standard deviation > 0, got mean 0.25 and deviation 0"},
       {[](ModelSpec &s) { s.params[3].init_args[0] = HUGE_VAL; },
-       "parameter 'b': the constant initializer needs a finite value, got "
-       "inf"},
+       "parameter 'b': the constant initializer needs a finite f32 value, "
+       "got inf"},
+      // Finite as doubles, not as the f32 values (every value was inf).
+      {[](ModelSpec &s) { s.params[3].init_args[0] = 1e39; },
+       "parameter 'b': the constant initializer needs a finite f32 value, "
+       "got 1e+39"},
+      {[](ModelSpec &s) {
+         s.params[0].init_args[0] = -1e300;
+         s.params[0].init_args[1] = 1e300;
+       },
+       "parameter 'embed': the uniform initializer needs finite f32 bounds "
+       "lo < hi, got [-1e+300, 1e+300]"},
+      {[](ModelSpec &s) {
+         s.params[3].init = CAVS_INIT_NORMAL;
+         s.params[3].init_args[1] = 1e300;
+       },
+       "parameter 'b': the normal initializer needs a finite f32 mean and a "
+       "finite f32 standard deviation > 0, got mean 0.25 and deviation "
+       "1e+300"},
       {[](ModelSpec &s) { s.packs[0].name = "b"; },
        "model 'tiny': pack 0 repeats the name 'b'"},
       {[](ModelSpec &s) {

@@ -108,7 +108,7 @@ public:
   /// Rank 0 writes the checkpoint (with its training state `state`);
   /// throws on every rank if it failed.
   void save(const std::string &path, const TrainState *state = nullptr) {
-    check(cavs_dist_trainer_save_with_state(get(), path.c_str(),
+    check(cavs_dist_trainer_save_with_state(get(), detail::cString(path),
                                             state ? state->get() : nullptr));
   }
   cavs_dist_stats lastStats() const {

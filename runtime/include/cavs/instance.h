@@ -173,7 +173,9 @@ CAVS_API cavs_status cavs_model_set_output_grad(cavs_model *model,
 
 /// Runs ∂F for the last train-mode forward pass, adding the parameter
 /// gradients to the gradient store. Fails when the last forward pass failed
-/// or was not in train mode, or backward already ran (or failed) for it.
+/// or was not in train mode, or backward already ran (or failed) for it,
+/// or an input or the parameters changed since (taking their writable
+/// values counts as a change).
 CAVS_API cavs_status cavs_model_backward(cavs_model *model);
 
 /// The gradient of f32 input `name` computed by the last backward pass

@@ -186,7 +186,8 @@ CAVS_API int32_t cavs_param_store_find_param(const cavs_param_store *store,
 /// Layout of parameter `index`.
 CAVS_API const cavs_param_info *
 cavs_param_store_param(const cavs_param_store *store, int32_t index);
-/// Values of parameter `index`.
+/// Values of parameter `index`; taking them counts as a change, as for
+/// cavs_param_store_data.
 CAVS_API float *cavs_param_store_param_data(cavs_param_store *store,
                                             int32_t index);
 /// Values of parameter `index`, read-only (see cavs_param_store_values).
@@ -201,7 +202,8 @@ CAVS_API int32_t cavs_param_store_find_pack(const cavs_param_store *store,
 /// Layout of pack `index`.
 CAVS_API const cavs_pack_info *
 cavs_param_store_pack(const cavs_param_store *store, int32_t index);
-/// Values of pack `index`: its members, back to back.
+/// Values of pack `index`: its members, back to back; taking them counts
+/// as a change, as for cavs_param_store_data.
 CAVS_API float *cavs_param_store_pack_data(cavs_param_store *store,
                                            int32_t index);
 

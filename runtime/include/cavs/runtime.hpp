@@ -97,6 +97,19 @@ struct WordPolicy {
 };
 
 namespace detail {
+/// `text` as the C ABI takes it, or throws when it holds a NUL byte: the
+/// runtime would read only what comes before it ("a\0b" would add "a").
+inline const char *cString(const std::string &text) {
+  const size_t nul = text.find('\0');
+  if (nul != std::string::npos)
+    throw Error(CAVS_ERROR_INVALID_ARGUMENT,
+                "a string given to the cavs runtime holds a NUL byte at "
+                "offset " +
+                    std::to_string(nul) + " of " + std::to_string(text.size()) +
+                    "; the runtime would read '" + text.substr(0, nul) + "'");
+  return text.c_str();
+}
+
 template <typename T, void (*Destroy)(T *)> struct Deleter {
   void operator()(T *handle) const { Destroy(handle); }
 };
@@ -124,21 +137,24 @@ public:
   /// Loads a one-word-per-line vocabulary file.
   static Vocab load(const std::string &path) {
     cavs_vocab *vocab = nullptr;
-    check(cavs_vocab_load(path.c_str(), &vocab));
+    check(cavs_vocab_load(detail::cString(path), &vocab));
     return Vocab(vocab);
   }
   void save(const std::string &path) const {
-    check(cavs_vocab_save(get(), path.c_str()));
+    check(cavs_vocab_save(get(), detail::cString(path)));
   }
   /// The id of `word`, added when absent.
   int32_t add(const std::string &word) {
     int32_t id = -1;
-    check(cavs_vocab_add(get(), word.c_str(), &id));
+    check(cavs_vocab_add(get(), detail::cString(word), &id));
     return id;
   }
   /// The id of `word`, or -1.
+  /// -1 when absent (a word with a NUL byte always is).
   int32_t lookup(const std::string &word) const {
-    return cavs_vocab_lookup(get(), word.c_str());
+    return word.find('\0') == std::string::npos
+               ? cavs_vocab_lookup(get(), word.c_str())
+               : -1;
   }
   int32_t size() const { return cavs_vocab_size(get()); }
   /// The word of `id`; throws for an id out of range.
@@ -206,11 +222,13 @@ public:
   }
   /// Whether the batch has an attribute called `name`.
   bool hasAttribute(const std::string &name) const {
-    return cavs_graph_batch_find_attribute(get(), name.c_str()) >= 0;
+    return name.find('\0') == std::string::npos &&
+           cavs_graph_batch_find_attribute(get(), name.c_str()) >= 0;
   }
   /// Values of the attribute called `name`; throws when there is none.
   Span<const int32_t> attribute(const std::string &name) const {
-    const int32_t index = cavs_graph_batch_find_attribute(get(), name.c_str());
+    const int32_t index =
+        cavs_graph_batch_find_attribute(get(), detail::cString(name));
     if (index < 0)
       throw Error(CAVS_ERROR_INVALID_ARGUMENT,
                   "the batch has no attribute '" + name + "'");
@@ -242,7 +260,8 @@ public:
   /// index, the position of its values in addSample's `attributes`.
   int32_t addAttribute(const std::string &name) {
     int32_t index = -1;
-    check(cavs_graph_builder_add_attribute(get(), name.c_str(), &index));
+    check(
+        cavs_graph_builder_add_attribute(get(), detail::cString(name), &index));
     ++numAttributes_;
     return index;
   }
@@ -298,8 +317,8 @@ inline GraphBatch loadSstTrees(const std::string &path, Vocab &vocab,
                                WordPolicy words = WordPolicy::grow(),
                                TreeTyping typing = TreeTyping::OneType) {
   cavs_graph_batch *batch = nullptr;
-  check(cavs_load_sst_trees(path.c_str(), vocab.get(), words.addUnknownWords,
-                            words.unknownId,
+  check(cavs_load_sst_trees(detail::cString(path), vocab.get(),
+                            words.addUnknownWords, words.unknownId,
                             static_cast<cavs_tree_typing>(typing), &batch));
   return GraphBatch(batch);
 }
@@ -308,7 +327,7 @@ inline GraphBatch loadSstTrees(const std::string &path, Vocab &vocab,
 inline GraphBatch loadParentArrays(const std::string &path, int32_t arity = 0,
                                    TreeTyping typing = TreeTyping::OneType) {
   cavs_graph_batch *batch = nullptr;
-  check(cavs_load_parent_arrays(path.c_str(), arity,
+  check(cavs_load_parent_arrays(detail::cString(path), arity,
                                 static_cast<cavs_tree_typing>(typing), &batch));
   return GraphBatch(batch);
 }
@@ -319,8 +338,8 @@ inline GraphBatch loadSentenceChains(const std::string &path, Vocab &vocab,
                                      TreeTyping typing = TreeTyping::OneType) {
   cavs_graph_batch *batch = nullptr;
   check(cavs_load_sentence_chains(
-      path.c_str(), vocab.get(), words.addUnknownWords, words.unknownId,
-      static_cast<cavs_tree_typing>(typing), &batch));
+      detail::cString(path), vocab.get(), words.addUnknownWords,
+      words.unknownId, static_cast<cavs_tree_typing>(typing), &batch));
   return GraphBatch(batch);
 }
 
@@ -337,7 +356,7 @@ inline GraphBatch makeChains(Span<const int32_t> lengths,
 /// The cavs edge-list format; see cavs_load_edge_list.
 inline GraphBatch loadEdgeList(const std::string &path) {
   cavs_graph_batch *batch = nullptr;
-  check(cavs_load_edge_list(path.c_str(), &batch));
+  check(cavs_load_edge_list(detail::cString(path), &batch));
   return GraphBatch(batch);
 }
 
@@ -452,7 +471,8 @@ public:
   /// Index of parameter `name`; throws when there is none.
   int32_t paramIndex(const std::string &name) const {
     return detail::checkedIndex(
-        cavs_param_store_find_param(get(), name.c_str()), "parameter", name);
+        cavs_param_store_find_param(get(), detail::cString(name)), "parameter",
+        name);
   }
   /// Layout of parameter `index`; throws when out of range.
   const cavs_param_info &param(int32_t index) const {
@@ -478,8 +498,8 @@ public:
   int32_t numPacks() const { return cavs_param_store_num_packs(get()); }
   /// Index of pack `name`; throws when there is none.
   int32_t packIndex(const std::string &name) const {
-    return detail::checkedIndex(cavs_param_store_find_pack(get(), name.c_str()),
-                                "pack", name);
+    return detail::checkedIndex(
+        cavs_param_store_find_pack(get(), detail::cString(name)), "pack", name);
   }
   /// Layout of pack `index`; throws when out of range.
   const cavs_pack_info &pack(int32_t index) const {
@@ -608,21 +628,21 @@ public:
     handle_.reset(state);
   }
   void setU64(const std::string &name, uint64_t value) {
-    check(cavs_train_state_set_u64(get(), name.c_str(), value));
+    check(cavs_train_state_set_u64(get(), detail::cString(name), value));
   }
   void setF64(const std::string &name, double value) {
-    check(cavs_train_state_set_f64(get(), name.c_str(), value));
+    check(cavs_train_state_set_f64(get(), detail::cString(name), value));
   }
   /// The value of field `name`; throws when it is missing or of the other
   /// type.
   uint64_t u64(const std::string &name) const {
     uint64_t value = 0;
-    check(cavs_train_state_get_u64(get(), name.c_str(), &value));
+    check(cavs_train_state_get_u64(get(), detail::cString(name), &value));
     return value;
   }
   double f64(const std::string &name) const {
     double value = 0;
-    check(cavs_train_state_get_f64(get(), name.c_str(), &value));
+    check(cavs_train_state_get_f64(get(), detail::cString(name), &value));
     return value;
   }
   /// The number of fields; 0 after loading a checkpoint without a state.
@@ -648,7 +668,7 @@ public:
   /// The same on `device`: "cpu", "cuda", "cuda:N" or "auto".
   Model(const cavs_model_def &def, uint64_t seed, const std::string &device) {
     cavs_device_options options{};
-    check(cavs_device_parse(device.c_str(), &options));
+    check(cavs_device_parse(detail::cString(device), &options));
     cavs_model *model = nullptr;
     check(cavs_model_create_on_device(&def, seed, &options, &model));
     handle_.reset(model);
@@ -675,14 +695,14 @@ public:
 
   /// Sets f32 input `name`: width floats per vertex of the next batch.
   void setInput(const std::string &name, Span<const float> values) {
-    check(cavs_model_set_input(get(), name.c_str(), values.data(),
+    check(cavs_model_set_input(get(), detail::cString(name), values.data(),
                                int64_t(values.size())));
   }
   /// Output `name` of the last forward pass, outputWidth(name) floats per
   /// vertex; valid until the next forward pass.
   Span<const float> output(const std::string &name) {
     int64_t width = 0;
-    const float *data = cavs_model_output(get(), name.c_str(), &width);
+    const float *data = cavs_model_output(get(), detail::cString(name), &width);
     return vertexRows(data, width);
   }
   /// Floats per vertex of output `name`; throws for an unknown name.
@@ -698,17 +718,18 @@ public:
   /// Whether the next forward passes write output `name`
   /// (cavs_model_set_output_enabled); throws for an unknown name.
   void setOutputEnabled(const std::string &name, bool enabled) {
-    check(cavs_model_set_output_enabled(get(), name.c_str(), enabled));
+    check(cavs_model_set_output_enabled(get(), detail::cString(name), enabled));
   }
   /// Sets the gradient of output `name` for the next backward pass.
   void setOutputGrad(const std::string &name, Span<const float> values) {
-    check(cavs_model_set_output_grad(get(), name.c_str(), values.data(),
-                                     int64_t(values.size())));
+    check(cavs_model_set_output_grad(get(), detail::cString(name),
+                                     values.data(), int64_t(values.size())));
   }
   /// Gradient of f32 input `name` from the last backward pass.
   Span<const float> inputGrad(const std::string &name) {
     int64_t width = 0;
-    const float *data = cavs_model_input_grad(get(), name.c_str(), &width);
+    const float *data =
+        cavs_model_input_grad(get(), detail::cString(name), &width);
     return vertexRows(data, width);
   }
 
@@ -759,7 +780,7 @@ public:
   void save(const std::string &path, const Optimizer *optimizer = nullptr,
             const TrainState *state = nullptr) {
     check(cavs_checkpoint_save_with_state(
-        path.c_str(), params(), optimizer ? optimizer->get() : nullptr,
+        detail::cString(path), params(), optimizer ? optimizer->get() : nullptr,
         state ? state->get() : nullptr));
   }
   /// Loads the parameters (and restores the optimizer, and replaces `state`
@@ -767,16 +788,16 @@ public:
   void load(const std::string &path, Optimizer *optimizer = nullptr,
             TrainState *state = nullptr) {
     check(cavs_checkpoint_load_with_state(
-        path.c_str(), params(), optimizer ? optimizer->get() : nullptr,
+        detail::cString(path), params(), optimizer ? optimizer->get() : nullptr,
         state ? state->get() : nullptr));
   }
   /// Writes the parameters to a safetensors file atomically.
   void saveSafetensors(const std::string &path) const {
-    check(cavs_safetensors_save(path.c_str(), params()));
+    check(cavs_safetensors_save(detail::cString(path), params()));
   }
   /// Reads the parameters from a safetensors file.
   void loadSafetensors(const std::string &path) {
-    check(cavs_safetensors_load(path.c_str(), params()));
+    check(cavs_safetensors_load(detail::cString(path), params()));
   }
 
   cavs_model *get() const { return handle_.get(); }
@@ -795,7 +816,8 @@ private:
   }
   int32_t paramIndex(const std::string &name) const {
     return detail::checkedIndex(
-        cavs_param_store_find_param(cavs_model_params(live()), name.c_str()),
+        cavs_param_store_find_param(cavs_model_params(live()),
+                                    detail::cString(name)),
         "parameter", name);
   }
   /// The handle, or throws for a moved-from model (whose definition and
@@ -820,51 +842,55 @@ inline cavs_word_vectors_report loadWordVectors(const std::string &path,
                                                 const std::string &param,
                                                 uint32_t flags = 0) {
   cavs_word_vectors_report report{};
-  check(cavs_load_word_vectors(path.c_str(), vocab.get(), params, param.c_str(),
-                               flags, &report));
+  check(cavs_load_word_vectors(detail::cString(path), vocab.get(), params,
+                               detail::cString(param), flags, &report));
   return report;
 }
 
 /// Saves the parameters to `path` atomically.
 inline void saveCheckpoint(const std::string &path, const ParamStore &params) {
-  check(cavs_checkpoint_save(path.c_str(), params.get(), nullptr));
+  check(cavs_checkpoint_save(detail::cString(path), params.get(), nullptr));
 }
 /// Saves the parameters and the optimizer's state to `path` atomically.
 inline void saveCheckpoint(const std::string &path, const ParamStore &params,
                            const Optimizer &optimizer) {
-  check(cavs_checkpoint_save(path.c_str(), params.get(), optimizer.get()));
+  check(cavs_checkpoint_save(detail::cString(path), params.get(),
+                             optimizer.get()));
 }
 /// Loads the parameters only (any optimizer state in the file is ignored).
 inline void loadCheckpoint(const std::string &path, ParamStore &params) {
-  check(cavs_checkpoint_load(path.c_str(), params.get(), nullptr));
+  check(cavs_checkpoint_load(detail::cString(path), params.get(), nullptr));
 }
 /// Loads the parameters and restores the optimizer.
 inline void loadCheckpoint(const std::string &path, ParamStore &params,
                            Optimizer &optimizer) {
-  check(cavs_checkpoint_load(path.c_str(), params.get(), optimizer.get()));
+  check(cavs_checkpoint_load(detail::cString(path), params.get(),
+                             optimizer.get()));
 }
 
 /// Writes the parameters to the safetensors file `path` atomically.
 inline void saveSafetensors(const std::string &path, const ParamStore &params) {
-  check(cavs_safetensors_save(path.c_str(), params.get()));
+  check(cavs_safetensors_save(detail::cString(path), params.get()));
 }
 /// Reads the parameters from the safetensors file `path`; on failure they
 /// are unchanged.
 inline void loadSafetensors(const std::string &path, ParamStore &params) {
-  check(cavs_safetensors_load(path.c_str(), params.get()));
+  check(cavs_safetensors_load(detail::cString(path), params.get()));
 }
 /// Writes the parameters of a checkpoint to the safetensors file `path`.
 inline void safetensorsFromCheckpoint(const std::string &checkpointPath,
                                       const std::string &path) {
-  check(cavs_safetensors_from_checkpoint(checkpointPath.c_str(), path.c_str()));
+  check(cavs_safetensors_from_checkpoint(detail::cString(checkpointPath),
+                                         detail::cString(path)));
 }
 /// Writes a checkpoint of the model of `templateCheckpoint` with the
 /// parameter values of the safetensors file `path`.
 inline void safetensorsToCheckpoint(const std::string &path,
                                     const std::string &templateCheckpoint,
                                     const std::string &checkpointPath) {
-  check(cavs_safetensors_to_checkpoint(path.c_str(), templateCheckpoint.c_str(),
-                                       checkpointPath.c_str()));
+  check(cavs_safetensors_to_checkpoint(detail::cString(path),
+                                       detail::cString(templateCheckpoint),
+                                       detail::cString(checkpointPath)));
 }
 
 } // namespace cavs

@@ -115,6 +115,10 @@ cavs_status cavs_dist_trainer_create(cavs_model *model,
     else
       CAVS_RETURN_IF_ERROR(defaultOptions(settings));
     CAVS_RETURN_IF_ERROR(validateOptions(settings));
+    // Checked now, not at the first step, after forward and backward ran.
+    CAVS_RETURN_IF_ERROR(requireSameModel(model->impl.params()->impl.layout(),
+                                          optimizer->impl.layout(),
+                                          "the optimizer"));
     // Without MPI, createTrainer's "built without MPI" is the message.
     if (trainerAvailable())
       CAVS_RETURN_IF_ERROR(requireNoF32Inputs(*cavs_model_definition(model)));

@@ -357,6 +357,7 @@ Status ModelInstance::forward(const GraphBatch &batch, cavs_mode mode,
   hasOutputs_ = true;
   backwardBlocker_ =
       mode == CAVS_MODE_TRAIN ? "" : "the last forward pass ran in infer mode";
+  forwardParamsGeneration_ = params_->impl.generation();
   return Status();
 }
 
@@ -364,6 +365,16 @@ Status ModelInstance::backward() {
   if (!backwardBlocker_.empty())
     return makeError(kInvalid, "model '{}': cannot run backward: {}", name(),
                      backwardBlocker_);
+  // Backward reads F's values, computed with the parameters of the forward
+  // pass: with others its gradients were neither theirs nor the new ones'.
+  if (params_->impl.generation() != forwardParamsGeneration_)
+    return makeError(kInvalid,
+                     "model '{}': cannot run backward: the parameters changed "
+                     "after the last forward pass (an optimizer step, a "
+                     "checkpoint or word-vector load, or taking "
+                     "cavs_param_store_data; cavs_param_store_values reads "
+                     "them); run forward again",
+                     name());
   backwardBlocker_ = "backward already ran for the last forward pass";
   prepareBackward();
   const auto scope = stableParams();

@@ -193,6 +193,10 @@ void ModelInstance::setGradientListener(GradientListener *listener,
 }
 
 Status ModelInstance::step(Optimizer &optimizer) {
+  // From the model's side: the caller passed the optimizer (the store's
+  // check below would blame the store).
+  CAVS_RETURN_IF_ERROR(requireSameModel(params_->impl.layout(),
+                                        optimizer.layout(), "the optimizer"));
   Stopwatch watch;
   const uint64_t generation = params_->impl.generation();
   CAVS_RETURN_IF_ERROR(optimizer.step(params_->impl, grads_->impl));

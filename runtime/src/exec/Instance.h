@@ -267,6 +267,9 @@ private:
   bool hasInputGrads_ = false;
   /// Why backward cannot run now; empty when it can.
   std::string backwardBlocker_ = "no forward pass has run yet";
+  /// The parameters' generation when the last forward pass ended: backward
+  /// needs the same.
+  uint64_t forwardParamsGeneration_ = 0;
   cavs_model_timing timing_{};
   cavs_model_work work_{};
 };

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cavs::runtime {
 
@@ -34,31 +35,37 @@ bool isValidKind(cavs_init_kind kind) {
   }
 }
 
+/// Whether `x` is a finite f32: the values are stored as f32, and a bound
+/// of 1e39 (finite as a double) made every value infinite.
+bool finiteF32(double x) {
+  return std::fabs(x) <= std::numeric_limits<float>::max();
+}
+
 /// Checks the numbers the initializer of parameter `name` uses.
 Status checkInit(const std::string &model, const char *name,
                  const cavs_param_desc &param) {
   const double a = param.init_args[0], b = param.init_args[1];
   switch (param.init) {
   case CAVS_INIT_CONSTANT:
-    if (!std::isfinite(a))
+    if (!finiteF32(a))
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "model '{}': parameter '{}': the constant initializer "
-                       "needs a finite value, got {}",
+                       "needs a finite f32 value, got {}",
                        model, name, a);
     break;
   case CAVS_INIT_UNIFORM:
-    if (!std::isfinite(a) || !std::isfinite(b) || !(a < b))
+    if (!finiteF32(a) || !finiteF32(b) || !(a < b))
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "model '{}': parameter '{}': the uniform initializer "
-                       "needs finite bounds lo < hi, got [{}, {}]",
+                       "needs finite f32 bounds lo < hi, got [{}, {}]",
                        model, name, a, b);
     break;
   case CAVS_INIT_NORMAL:
-    if (!std::isfinite(a) || !std::isfinite(b) || !(b > 0))
+    if (!finiteF32(a) || !finiteF32(b) || !(b > 0))
       return makeError(CAVS_ERROR_INVALID_ARGUMENT,
                        "model '{}': parameter '{}': the normal initializer "
-                       "needs a finite mean and a finite standard deviation "
-                       "> 0, got mean {} and deviation {}",
+                       "needs a finite f32 mean and a finite f32 standard "
+                       "deviation > 0, got mean {} and deviation {}",
                        model, name, a, b);
     break;
   default:
