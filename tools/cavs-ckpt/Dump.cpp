@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
 
 namespace cavs::ckpt {
@@ -38,7 +39,12 @@ void printTensor(const Tensor &tensor) {
   for (uint64_t i = 0; i < count; ++i) {
     float value;
     std::memcpy(&value, tensor.data + i * sizeof value, sizeof value);
-    fmt::format_to(std::back_inserter(line), " {}", value);
+    // Every NaN is "nan" (fmt would print "-nan" for the CPU's default
+    // NaN), as the README says: NaNs do not tell dumps apart.
+    if (std::isnan(value))
+      line += " nan";
+    else
+      fmt::format_to(std::back_inserter(line), " {}", value);
     if ((i + 1) % row == 0) {
       fmt::print("{}\n", line);
       line.clear();

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace cavs::ckpt {
@@ -72,7 +73,8 @@ void printTrainState(const std::vector<checkpoint::TrainFieldRecord> &fields) {
     rows.push_back({excerpt(field.name), trainFieldTypeName(field.type),
                     field.type == CAVS_TRAIN_FIELD_U64
                         ? std::to_string(field.bits)
-                        : fmt::format("{}", value)});
+                    : std::isnan(value) ? std::string("nan")
+                                        : fmt::format("{}", value)});
   }
   printRows(rows, "  ");
 }

@@ -40,9 +40,15 @@ std::string formatDims(const std::vector<uint64_t> &shape) {
 
 namespace {
 
-/// The bytes `tensor` takes by its dtype and shape; false on overflow.
+/// The bytes `tensor` takes by its dtype and shape; false on overflow. A
+/// zero dimension makes it empty, however large the others ([2^62, 0]).
 bool byteSize(const TensorEntry &tensor, uint64_t &out) {
   out = dtypeSize(tensor.dtype);
+  if (std::find(tensor.shape.begin(), tensor.shape.end(), uint64_t(0)) !=
+      tensor.shape.end()) {
+    out = 0;
+    return true;
+  }
   for (uint64_t dimension : tensor.shape)
     if (__builtin_mul_overflow(out, dimension, &out))
       return false;
