@@ -69,9 +69,21 @@ void Checkpoints::save(cavs::Model &model, const cavs::Optimizer &optimizer,
     else
       model.save(path, &optimizer, &record);
   };
+  const std::string ownBest = path_ + ".best";
   if (best) {
-    bestPath_ = path_ + ".best";
+    bestPath_ = ownBest;
     write(bestPath_);
+  } else if (bestPath_ != ownBest) {
+    // Resumed into another --checkpoint: PATH records the run's best epoch,
+    // so PATH.best gets a copy of the resumed run's best checkpoint first.
+    if (writer_ && !sameFile(bestPath_, ownBest)) {
+      const std::string partial = ownBest + ".part";
+      std::filesystem::copy_file(
+          bestPath_, partial,
+          std::filesystem::copy_options::overwrite_existing);
+      std::filesystem::rename(partial, ownBest);
+    }
+    bestPath_ = ownBest;
   }
   write(path_);
 }

@@ -78,10 +78,17 @@ void MetricsLog::continueAfter(int32_t epoch) {
   std::ifstream in(path_);
   std::string line, kept;
   double wallSeconds = 0;
+  const std::string start = "{\"event\": \"";
   for (int64_t number = 1; std::getline(in, line); ++number) {
+    // A last line without its newline was cut by a kill or a full disk
+    // while the run wrote it: it goes, as the lines after the checkpoint.
+    const bool cut = in.eof();
+    if (cut && line.compare(0, start.size(), start, 0,
+                            std::min(line.size(), start.size())) == 0)
+      break;
     // Another file given by mistake would be kept, with the run's lines
     // appended to it.
-    if (line.rfind("{\"event\": \"", 0) != 0 || line.back() != '}')
+    if (line.rfind(start, 0) != 0 || line.back() != '}')
       throw UsageError("--metrics " + path_ + ": line " +
                        std::to_string(number) +
                        " is no metrics line of a run; resume with the run's "

@@ -66,6 +66,15 @@ void restoreAndTest(const SstModel &spec, const std::string &path,
   std::unique_ptr<cavs::Model> restored = spec.create(options.seed + 1, options.device);
   cavs::TrainState record;
   restored->load(path, nullptr, &record);
+  // Parameters alone (format version 1, cavs-ckpt import): nothing to
+  // check them against, and another vocabulary's would score garbage.
+  if (record.size() == 0)
+    std::fprintf(stderr,
+                 "warning: %s (%s) holds no training state, so its "
+                 "vocabulary and seed cannot be checked against this "
+                 "command line's; the figures mean something only for the "
+                 "data and --seed it was trained with\n",
+                 path.c_str(), what.c_str());
   requireSameVocabulary(record, vocabFingerprint(data.vocab),
                         path + " (" + what + "): ");
   // The seed retyped the splits: another would score other cells.

@@ -108,8 +108,11 @@ class Checker:
         # A run stopped during epoch 2 had written a step line of it.
         with open(metrics) as lines:
             first = json.loads(lines.readline())
+        # The stop cut the line after it: no newline (a resume refused the
+        # file as no run's).
         with open(metrics, "a") as lines:
             lines.write(json.dumps(dict(first, epoch=2)) + "\n")
+            lines.write(json.dumps(dict(first, epoch=2))[:25])
         # Another --lr: the run's own comes from the checkpoint, and the
         # banner must not claim this one.
         code, rest = self.train("--epochs", str(EPOCHS), "--checkpoint", part,
@@ -287,6 +290,19 @@ class Checker:
             self.refused("parameters alone", bare, [], 2,
                          f"--resume {bare}: the checkpoint holds no training "
                          "state")
+            # They evaluate, with a warning: nothing tells their vocabulary
+            # or seed (another vocabulary's scored garbage silently).
+            _, usage = run([self.args.app, "--help"], self.env)
+            if "--evaluate" in usage:
+                code, printed = run(self.base + ["--evaluate", bare],
+                                    self.env)
+                warning = (f"warning: {bare} (--evaluate) holds no training "
+                           "state, so its vocabulary and seed cannot be "
+                           "checked")
+                if code != 0 or warning not in printed:
+                    self.failures.append(
+                        f"--evaluate of parameters alone: exit status {code}, "
+                        f"expected 0 and '{warning}'")
         if self.args.other_data:
             shutil.copy(self.path("epoch1.ckpt"), self.path("data.ckpt"))
             shutil.copy(self.path("epoch1.ckpt.best"),
