@@ -150,7 +150,18 @@ void ModuleChecker::checkModelName() {
       // Macros of the C library that a translation unit may include first,
       // and those GCC and Clang predefine outside strict ISO modes.
       "errno", "assert", "stdin", "stdout", "stderr", "offsetof", "unix",
-      "linux"};
+      "linux",
+      // Lower-case macros that the header's own C++ includes bring in
+      // (glibc and libstdc++: `g++ -dM -E` of cavs/runtime.hpp), and those
+      // of <cstdarg>, <csetjmp> and <cmath>: the class's constructors
+      // `NAME(...)` would expand them.
+      "alloca", "strdupa", "strndupa", "htobe16", "htole16", "be16toh",
+      "le16toh", "htobe32", "htole32", "be32toh", "le32toh", "htobe64",
+      "htole64", "be64toh", "le64toh", "pthread_cleanup_push",
+      "pthread_cleanup_pop", "pthread_cleanup_push_defer_np",
+      "pthread_cleanup_pop_restore_np", "sched_priority", "va_start", "va_arg",
+      "va_end", "va_copy", "setjmp", "sigsetjmp", "math_errhandling",
+      "issubnormal"};
   // Names without a lower-case letter are the C library's macros' style,
   // and too many of them (INT32_MAX, EXIT_SUCCESS, SEEK_SET, INFINITY,
   // CHAR_BIT) reach a translation unit through the headers to list.
