@@ -1,4 +1,5 @@
-//===- cavs-opt.cpp - the cavs pass driver ---------------------------------===//
+//===- cavs-opt.cpp - the cavs pass driver
+//---------------------------------===//
 //
 // mlir-opt for the cavs dialect: parses IR, runs passes given on the command
 // line and prints the result. lit tests drive every pass through it.
@@ -7,7 +8,9 @@
 // without a crash or a near-endless parse: the text is first checked for
 // bracket nesting deeper than MLIR's recursive parser and walks can take
 // and for numeric literals too long to convert quickly (IRLimits.h), and
-// the parsing and passes then run on a thread with a large stack.
+// the parsing and passes then run on a thread with a large stack. The
+// result replaces the output file only when every pass succeeded
+// (compiler/Support/OutputFile.h), and never the input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,16 +18,15 @@
 #include "compiler/Support/IRLimits.h"
 #include "compiler/Support/InputFile.h"
 #include "compiler/Support/LargeStack.h"
+#include "compiler/Support/OutputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -52,6 +54,14 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  // Before anything is read or written: opening the output emptied an
+  // input it is (a bus error under the parser, and the input gone).
+  if (std::string same =
+          cavs::outputIsInputError(inputFilename, outputFilename);
+      !same.empty()) {
+    llvm::WithColor::error(llvm::errs(), "cavs-opt") << same << "\n";
+    return 1;
+  }
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =
       cavs::readInputFile(inputFilename, error);
@@ -72,32 +82,28 @@ int main(int argc, char **argv) {
       llvm::SMLoc());
   if (failed(cavs::checkIRLimits(sourceMgr)))
     return 1;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::WithColor::error(llvm::errs(), "cavs-opt") << error << "\n";
-    return 1;
-  }
-
+  // The result goes to the output only when every pass succeeded, through
+  // a temporary file: a failed run keeps the old output (it was deleted).
+  std::string text;
+  llvm::raw_string_ostream os(text);
   llvm::LogicalResult result = llvm::failure();
   cavs::runOnLargeStack(
       [&] {
-        result =
-            mlir::MlirOptMain(output->os(), std::move(input), registry, config);
+        result = mlir::MlirOptMain(os, std::move(input), registry, config);
       },
       "cavs-opt");
   if (failed(result))
     return 1;
-  // A failed write (a full disk) is an error of cavs-opt's, where the stream
-  // would end the process with LLVM's fatal IO error when destroyed.
-  output->os().flush();
-  if (output->os().has_error()) {
-    llvm::WithColor::error(llvm::errs(), "cavs-opt")
-        << "cannot write '" << outputFilename
-        << "': " << output->os().error().message() << "\n";
-    output->os().clear_error();
-    return 1;
-  }
-  output->keep();
-  return 0;
+  return failed(cavs::writeOutputFile(
+             outputFilename,
+             [&](llvm::raw_ostream &out) {
+               out << text;
+               return llvm::success();
+             },
+             [](const llvm::Twine &message) {
+               llvm::WithColor::error(llvm::errs(), "cavs-opt")
+                   << message << "\n";
+             }))
+             ? 1
+             : 0;
 }

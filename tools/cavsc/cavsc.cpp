@@ -36,7 +36,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
-#include <filesystem>
 #include <optional>
 
 using namespace llvm;
@@ -146,12 +145,6 @@ bool parseTargets(cavs::Targets &targets, std::string &error) {
   return true;
 }
 
-bool isRegularOrMissing(StringRef path) {
-  sys::fs::file_status status;
-  return sys::fs::status(path, status) ||
-         status.type() == sys::fs::file_type::regular_file;
-}
-
 /// The emit kind: --emit, else from the output file's suffix (.mlir,
 /// standard output and devices such as /dev/null: the cavs dialect). None
 /// for another suffix: guessing would replace a file with output of a kind
@@ -159,7 +152,7 @@ bool isRegularOrMissing(StringRef path) {
 std::optional<Emit> resolveEmit() {
   if (emit.getNumOccurrences())
     return emit.getValue();
-  if (outputFilename == "-" || !isRegularOrMissing(outputFilename))
+  if (outputFilename == "-" || !cavs::isRegularOrMissing(outputFilename))
     return Emit::MLIR;
   StringRef suffix = sys::path::extension(outputFilename);
   return StringSwitch<std::optional<Emit>>(suffix)
@@ -172,45 +165,6 @@ std::optional<Emit> resolveEmit() {
       .Case(".ptx", Emit::Ptx)
       .Case(".cubin", Emit::Cubin)
       .Default(std::nullopt);
-}
-
-/// Refuses an output that would overwrite the input (also when the input
-/// is standard input redirected from that file).
-bool checkOutputIsNotInput(std::string &error) {
-  if (outputFilename == "-" || !sys::fs::exists(outputFilename))
-    return true;
-  bool same = false;
-  if (inputFilename == "-") {
-    sys::fs::file_status in, out;
-    same = !sys::fs::status(0, in) && !sys::fs::status(outputFilename, out) &&
-           in.getUniqueID() == out.getUniqueID();
-  } else if (sys::fs::equivalent(inputFilename, outputFilename, same)) {
-    return true;
-  }
-  if (!same)
-    return true;
-  error = "output file '" + outputFilename + "' is the input file; "
-          "refusing to overwrite it";
-  return false;
-}
-
-/// `path` with its symbolic links followed: the file that writing through
-/// the link would change. Outputs are renamed onto it, not onto the link,
-/// which would replace the link (-o link.mlir, or -o /dev/stdout
-/// redirected to a file). A dangling link gives the path it names.
-std::string followLinks(const std::string &path) {
-  namespace fs = std::filesystem;
-  fs::path current(path);
-  for (int hop = 0; hop < 40; ++hop) { // Linux's limit of links in a row
-    std::error_code error;
-    if (!fs::is_symlink(current, error))
-      break;
-    fs::path target = fs::read_symlink(current, error);
-    if (error)
-      break;
-    current = target.is_absolute() ? target : current.parent_path() / target;
-  }
-  return current.string();
 }
 
 /// Prints `cavsc: error: ` and the parts, which quote file names and other
@@ -228,67 +182,6 @@ template <typename... Parts> void reportError(const Parts &...parts) {
 /// The path a regular (or missing) output file is written to:
 /// outputFilename with its links followed (main sets it).
 std::string outputPath;
-
-/// Runs `write` on `os` and flushes it; a failed write (a full disk or
-/// device, a closed pipe) is reported and cleared, where the stream would
-/// otherwise end the process with a fatal error when destroyed.
-LogicalResult writeAndCheck(raw_fd_ostream &os, StringRef name,
-                            function_ref<LogicalResult(raw_ostream &)> write) {
-  const bool written = succeeded(write(os));
-  os.flush();
-  if (!os.has_error())
-    return success(written);
-  reportError("cannot write '", name, "': ", os.error().message());
-  os.clear_error();
-  return failure();
-}
-
-/// Runs `write` on a temporary file beside the output and renames it onto
-/// the output when it succeeds, so that a failed compile leaves the
-/// previous output intact; standard output and devices are written
-/// directly.
-LogicalResult writeOutput(function_ref<LogicalResult(raw_ostream &)> write) {
-  if (outputFilename == "-")
-    return writeAndCheck(outs(), "<stdout>", write);
-  if (!isRegularOrMissing(outputFilename)) {
-    // A device or a pipe (-o /dev/null) cannot be replaced by renaming.
-    std::error_code error;
-    raw_fd_ostream os(outputFilename, error);
-    if (error) {
-      reportError("cannot write '", outputFilename, "': ", error.message());
-      return failure();
-    }
-    return writeAndCheck(os, outputFilename, write);
-  }
-  Expected<sys::fs::TempFile> temp =
-      sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");
-  if (!temp) {
-    reportError("cannot write '", outputFilename,
-                "': ", toString(temp.takeError()));
-    return failure();
-  }
-  bool written;
-  {
-    raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    written = succeeded(writeAndCheck(os, outputFilename, write));
-  }
-  if (!written) {
-    consumeError(temp->discard());
-    return failure();
-  }
-  if (std::error_code error =
-          cavs::keepPermissions(outputPath, temp->TmpName)) {
-    consumeError(temp->discard());
-    reportError("cannot write '", outputFilename, "': ", error.message());
-    return failure();
-  }
-  if (Error error = temp->keep(outputPath)) {
-    reportError("cannot write '", outputFilename,
-                "': ", toString(std::move(error)));
-    return failure();
-  }
-  return success();
-}
 
 /// libcavs_runtime.so and the runtime headers: an install tree next to
 /// cavsc (bin/../lib, bin/../include), else the source tree of this build.
@@ -446,19 +339,21 @@ int main(int argc, char **argv) {
     reportError("a shared object needs an output file: -o libmodel.so");
     return 1;
   }
-  if (kind == Emit::SO && !isRegularOrMissing(outputFilename)) {
+  if (kind == Emit::SO && !cavs::isRegularOrMissing(outputFilename)) {
     reportError("a shared object is written to a regular file, and '",
                 outputFilename, "' is not one");
     return 1;
   }
-  if (!checkOutputIsNotInput(error)) {
-    reportError(error);
+  if (std::string same =
+          cavs::outputIsInputError(inputFilename, outputFilename);
+      !same.empty()) {
+    reportError(same);
     return 1;
   }
   // A read-only output is refused, though renaming a new file over it
   // would succeed where its folder is writable.
-  outputPath = followLinks(outputFilename);
-  if (outputFilename != "-" && isRegularOrMissing(outputFilename) &&
+  outputPath = cavs::followLinks(outputFilename);
+  if (outputFilename != "-" && cavs::isRegularOrMissing(outputFilename) &&
       sys::fs::exists(outputPath))
     if (std::error_code denied =
             sys::fs::access(outputPath, sys::fs::AccessMode::Write)) {
@@ -522,11 +417,15 @@ int main(int argc, char **argv) {
   LogicalResult result = failure();
   cavs::runOnLargeStack(
       [&] {
-        result = kind == Emit::SO
-                     ? compile(sourceMgr, kind, targets, runtime, nulls())
-                     : writeOutput([&](raw_ostream &os) {
-                         return compile(sourceMgr, kind, targets, runtime, os);
-                       });
+        result =
+            kind == Emit::SO
+                ? compile(sourceMgr, kind, targets, runtime, nulls())
+                : cavs::writeOutputFile(
+                      outputFilename,
+                      [&](raw_ostream &os) {
+                        return compile(sourceMgr, kind, targets, runtime, os);
+                      },
+                      [](const Twine &message) { reportError(message.str()); });
       },
       "cavsc");
   return failed(result) ? 1 : 0;
