@@ -502,6 +502,11 @@ LogicalResult ScatterOp::verify() {
   return verifyStateType(*this, *vertex, getValue().getType());
 }
 
+LogicalResult LossOp::verify() {
+  // In ∂F the loss went unnoticed: the forward programs lost it.
+  return enclosingVertex(*this, /*backward=*/false);
+}
+
 //===----------------------------------------------------------------------===//
 // Math
 //===----------------------------------------------------------------------===//

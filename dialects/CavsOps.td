@@ -271,6 +271,7 @@ def Cavs_LossOp : Cavs_Op<"loss", [MemoryEffects<[MemWrite]>,
   }];
   let arguments = (ins Cavs_Scalar:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

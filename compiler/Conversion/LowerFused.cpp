@@ -40,6 +40,11 @@ struct LowerFusedPass : public cavs::impl::CavsLowerFusedBase<LowerFusedPass> {
           symbolPrefix.empty() ? model.getSymName().str() : symbolPrefix;
       LogicalResult built = forEachModelKernel(
           model, prefix, [&](FusedOp fused, StringRef name) -> LogicalResult {
+            // A second run built every kernel again, and failed on the
+            // symbol of the first ("redefinition of symbol").
+            if (fused->hasAttr(kKernelAttrName))
+              return fused.emitOpError("has its kernel already; "
+                                       "cavs-lower-fused runs once");
             Builder b(fused.getContext());
             if (*target == Device::CUDA) {
               if (number > std::numeric_limits<int32_t>::max())

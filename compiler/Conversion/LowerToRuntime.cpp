@@ -140,8 +140,18 @@ struct LowerToRuntimePass
                                   "cavs-outline-phases first");
         }
       for (PhaseOp phase : phases)
-        if (failed(checkStateAccess(phase, vertex)) ||
-            failed(lowerPhase(
+        if (failed(checkStateAccess(phase, vertex)))
+          return failure();
+      // Elementwise ops are lowered only as kernels (cavs.fused); one
+      // outside a kernel failed as an illegal op, naming no cause.
+      for (PhaseOp phase : phases)
+        for (Operation &op : phase.getBody().front())
+          if (isFusible(&op))
+            return op.emitOpError("is outside a kernel; run "
+                                  "cavs-fuse-elementwise before "
+                                  "cavs-plan-memory");
+      for (PhaseOp phase : phases)
+        if (failed(lowerPhase(
                 phase, lowering,
                 phaseFunctionName(prefix, vertex, phase.getPhaseNumber()))))
           return failure();

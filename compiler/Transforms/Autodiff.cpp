@@ -287,7 +287,17 @@ struct AutodiffPass : public cavs::impl::CavsAutodiffBase<AutodiffPass> {
     for (auto vertex : getOperation().getBody().getOps<VertexOp>()) {
       if (vertex.getBackward())
         continue;
-      if (failed(AdjointBuilder(vertex).run()))
+      // Classes, kernels and phases are made for F and ∂F together: after
+      // them, F's ops are out of its walk's reach and ∂F came out empty.
+      WalkResult later = vertex.getBody().walk([](Operation *op) {
+        if (!isa<FusedOp, PhaseOp>(op) &&
+            !op->hasAttr(CavsDialect::kBatchingAttrName))
+          return WalkResult::advance();
+        op->emitOpError("is classified, fused or outlined already; "
+                        "cavs-autodiff runs before cavs-classify");
+        return WalkResult::interrupt();
+      });
+      if (later.wasInterrupted() || failed(AdjointBuilder(vertex).run()))
         return signalPassFailure();
     }
   }

@@ -313,6 +313,11 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
 /// so fusion comes before it.
 static LogicalResult checkClassified(VertexOp vertex) {
   WalkResult result = vertex.getBody().walk([](Operation *op) {
+    if (isa<PhaseOp>(op)) {
+      op->emitOpError("outlines its vertex function already; "
+                      "cavs-outline-phases runs after cavs-plan-memory");
+      return WalkResult::interrupt();
+    }
     if (op->hasAttr(CavsDialect::kSlotsAttrName)) {
       op->emitOpError("has a memory slot: the memory plan is made already, "
                       "and cavs-fuse-elementwise comes before "

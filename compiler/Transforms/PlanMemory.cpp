@@ -102,15 +102,16 @@ static void copyInPlaceProductOperands(Block &block) {
       rowOperands.push_back(&matmul.getRhsMutable());
     else if (auto outer = dyn_cast<ParamGradOuterOp>(op))
       rowOperands.append({&outer.getDyMutable(), &outer.getXMutable()});
+    // (An op without a class is reported by order().)
+    Attribute batching = op.getAttr(CavsDialect::kBatchingAttrName);
     for (OpOperand *operand : rowOperands) {
       Value value = operand->get();
-      if (!readInPlace(value))
+      if (!batching || !readInPlace(value))
         continue;
       OpBuilder builder(&op);
       auto copy = builder.create<FusedOp>(op.getLoc(), value.getType(),
                                           ValueRange{value});
-      copy->setAttr(CavsDialect::kBatchingAttrName,
-                    op.getAttr(CavsDialect::kBatchingAttrName));
+      copy->setAttr(CavsDialect::kBatchingAttrName, batching);
       Block *body = builder.createBlock(&copy.getBody());
       builder.create<YieldOp>(
           op.getLoc(), body->addArgument(value.getType(), value.getLoc()));
@@ -133,6 +134,10 @@ LogicalResult Planner::order() {
     for (Operation &op : *block) {
       if (isa<BackwardOp>(op))
         continue;
+      if (isa<PhaseOp>(op))
+        return op.emitOpError("outlines its vertex function already; "
+                              "cavs-outline-phases runs after "
+                              "cavs-plan-memory");
       auto kind =
           op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
       if (!kind)

@@ -5,6 +5,11 @@
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused)' | FileCheck %s
 // RUN: cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda first-kernel=5})' | FileCheck %s --check-prefix=CUDA
 // RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-lower-fused{device=tpu})' 2>&1 | FileCheck %s --check-prefix=DEVICE
+// A second run is refused (it built every kernel again, failing on a
+// "redefinition of symbol").
+// RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused,cavs-lower-fused)' 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-optimize{autodiff=false},cavs-lower-fused{device=cuda},cavs-lower-fused)' 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: error: 'cavs.fused' op has its kernel already; cavs-lower-fused runs once
 // A kernel number below 0, or past int32, is refused (they were numbered
 // -5, -4, ... and wrapped around).
 // RUN: not cavs-opt %s --pass-pipeline='builtin.module(cavs-lower-fused{device=cuda first-kernel=-5})' 2>&1 | FileCheck %s --check-prefix=NEGATIVE

@@ -20,6 +20,21 @@ cavs.model @m {
 
 // -----
 
+// Elementwise ops are lowered as kernels only (it failed as an illegal op).
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<2xf32>} pushes {y = tensor<2xf32>} attributes {cavs.arena_floats = 4 : i64, cavs.scratch_floats = 0 : i64} {
+    cavs.phase <eager> {
+      %x = cavs.pull "x" {cavs.slots = [#cavs.slot<arena, 0, 2>]} : tensor<2xf32>
+      // expected-error @below {{'cavs.tanh' op is outside a kernel; run cavs-fuse-elementwise before cavs-plan-memory}}
+      %t = cavs.tanh %x {cavs.slots = [#cavs.slot<arena, 2, 2>]} : tensor<2xf32>
+      cavs.push "y", %t : tensor<2xf32>
+      cavs.yield
+    }
+  }
+}
+
+// -----
+
 // A whole-type phase sees a vertex function's state rows as one block only
 // when every vertex is at level 0 (arity 0), and knows no children.
 cavs.model @m state tensor<2xf32> {

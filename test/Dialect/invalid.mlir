@@ -497,6 +497,19 @@ cavs.model @m state tensor<2xf32> {
 
 // -----
 
+// A loss is F's: in dF the forward programs lost it.
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<f32>} pushes {} {
+    %x = cavs.pull "x" : tensor<f32>
+    cavs.backward {
+      // expected-error @below {{'cavs.loss' op must not be inside cavs.backward}}
+      cavs.loss %x : tensor<f32>
+    }
+  }
+}
+
+// -----
+
 cavs.model @m state tensor<2xf32> {
   cavs.vertex @v arity 1 pulls {} pushes {} {
     // expected-error @below {{'cavs.state_grad' op must be inside cavs.backward}}

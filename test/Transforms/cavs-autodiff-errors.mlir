@@ -49,3 +49,17 @@ cavs.model @m state tensor<4xf32> {
     cavs.loss %l : tensor<f32>
   }
 }
+
+// -----
+
+// Autodiff comes before the classes, kernels and phases: on IR made by
+// them its walk of F found nothing, and dF came out empty (every gradient
+// zero).
+cavs.model @m {
+  cavs.vertex @v arity 0 pulls {x = tensor<3xf32>} pushes {} {
+    // expected-error @below {{'cavs.pull' op is classified, fused or outlined already; cavs-autodiff runs before cavs-classify}}
+    %x = cavs.pull "x" {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    %s = cavs.reduce_sum %x {cavs.batching = #cavs.batching<eager>} : tensor<3xf32>
+    cavs.loss %s {cavs.batching = #cavs.batching<eager>} : tensor<f32>
+  }
+}
