@@ -431,6 +431,7 @@ TEST(InstanceErrors, NullArgumentsFailWithoutCrashing) {
   EXPECT_EQ(cavs_model_last_num_tasks(nullptr), 0);
   EXPECT_EQ(cavs_model_last_num_levels(nullptr), 0);
   EXPECT_EQ(cavs_model_last_num_vertices(nullptr), 0);
+  EXPECT_EQ(cavs_model_device_name(nullptr), nullptr);
   cavs_model_destroy(nullptr);
   EXPECT_EQ(cavs_model_definition(model.get()), &toy->def);
 }

@@ -64,7 +64,7 @@ TEST_F(ModelWrapper, TrainsSavesAndLoads) {
   // dereferenced its NULL definition, param() said it had no 'w'.
   for (auto call :
        {+[](Model &m) { m.outputWidth("y"); }, +[](Model &m) { m.param("w"); },
-        +[](Model &m) { m.backward(); }}) {
+        +[](Model &m) { m.backward(); }, +[](Model &m) { m.deviceName(); }}) {
     try {
       call(loaded);
       ADD_FAILURE() << "no error from a moved-from model";

@@ -108,7 +108,8 @@ CAVS_API cavs_status cavs_model_create_on_device(
     const cavs_device_options *device, cavs_model **out_model);
 
 /// The device an instance runs on (CAVS_DEVICE_CPU or CAVS_DEVICE_CUDA)
-/// and its name ("cpu", "cuda:0 (NVIDIA H200, sm_90)").
+/// and its name ("cpu", "cuda:0 (NVIDIA H200, sm_90)"; NULL on NULL, as
+/// every accessor's).
 CAVS_API cavs_device_kind cavs_model_device(const cavs_model *model);
 CAVS_API const char *cavs_model_device_name(const cavs_model *model);
 
@@ -133,12 +134,14 @@ CAVS_API cavs_status cavs_model_set_input(cavs_model *model, const char *name,
 /// Runs F over `batch` and stores the sum of the losses in `*out_loss`
 /// (may be NULL). The batch's types must match the model's vertex functions
 /// (same count and arities), its attributes must provide every i32 input and
-/// set_input every f32 input (for num_vertices vertices); a batch that does
-/// not fit is rejected before anything changes. A failing phase (an
-/// out-of-range token id or label) ends the pass with its status; outputs
-/// and backward are then unavailable until the next successful forward
-/// pass. In train mode the batch must stay alive and unchanged until
-/// cavs_model_backward.
+/// set_input every f32 input (for num_vertices vertices), its token ids and
+/// labels must be in range; a batch that does not fit is rejected before
+/// anything changes: no pass ran, and the previous pass, its outputs and
+/// its pending backward stay (a caller that goes on to backward after a
+/// rejection gets the previous batch's gradients). A phase that fails
+/// during the pass ends it with its status; outputs and backward are then
+/// unavailable until the next successful forward pass. In train mode the
+/// batch must stay alive and unchanged until cavs_model_backward.
 CAVS_API cavs_status cavs_model_forward(cavs_model *model,
                                         const cavs_graph_batch *batch,
                                         cavs_mode mode, double *out_loss);

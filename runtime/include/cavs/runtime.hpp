@@ -677,7 +677,7 @@ public:
   /// CAVS_DEVICE_CPU or CAVS_DEVICE_CUDA, and its name ("cpu", "cuda:0
   /// (NVIDIA H200, sm_90)").
   cavs_device_kind device() const { return cavs_model_device(get()); }
-  std::string deviceName() const { return cavs_model_device_name(get()); }
+  std::string deviceName() const { return cavs_model_device_name(live()); }
 
   /// Runs F in train mode (backward may follow); returns the loss. The
   /// batch must stay alive until backward().

@@ -142,7 +142,7 @@ cavs_device_kind cavs_model_device(const cavs_model *model) {
 }
 
 const char *cavs_model_device_name(const cavs_model *model) {
-  return model ? model->impl.deviceName().c_str() : "";
+  return model ? model->impl.deviceName().c_str() : nullptr;
 }
 
 void cavs_model_destroy(cavs_model *model) { delete model; }
