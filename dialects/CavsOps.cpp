@@ -54,6 +54,18 @@ bool cavs::isBatchedOp(Operation *op) {
   return !isa<ParamRefOp, ConstantOp, BackwardOp, PhaseOp>(op);
 }
 
+LogicalResult cavs::requireNotOutlined(VertexOp vertex) {
+  SmallVector<Block *, 2> blocks = {&vertex.getBody().front()};
+  if (BackwardOp backward = vertex.getBackward())
+    blocks.push_back(&backward.getBody().front());
+  for (Block *block : blocks)
+    for (auto phase : block->getOps<PhaseOp>())
+      return phase.emitOpError("outlines its vertex function already; "
+                               "cavs-outline-phases runs after "
+                               "cavs-plan-memory");
+  return success();
+}
+
 /// The shape of a tensor type as the language prints it.
 static std::string shapeString(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -252,6 +264,12 @@ LogicalResult ParamOp::verify() {
     return emitOpError("normal initializer expects a positive standard "
                        "deviation, got ")
            << args[1];
+  if (getInit() == InitializerKind::normal &&
+      !(std::fabs(args[0]) + CAVS_NORMAL_INIT_DEVIATIONS * args[1] <=
+        std::numeric_limits<float>::max()))
+    return emitOpError("normal initializer draws past f32: |mean| + 9 * "
+                       "deviation exceeds 3.4e38, got mean ")
+           << args[0] << " and deviation " << args[1];
   return success();
 }
 

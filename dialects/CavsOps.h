@@ -53,6 +53,11 @@ bool rangeFits(int64_t offset, int64_t width, int64_t size);
 /// The memory slot cavs-plan-memory gave `value` (its defining op's
 /// `cavs.slots` entry), or null: a block argument, or no plan yet.
 SlotAttr slotOf(mlir::Value value);
+
+/// Fails, at its first cavs.phase, when cavs-outline-phases has outlined
+/// `vertex` already: the passes before it (classify, fuse, plan-memory)
+/// check this first, as their other checks would name a wrong cause.
+mlir::LogicalResult requireNotOutlined(VertexOp vertex);
 } // namespace cavs
 
 #endif // CAVS_DIALECTS_CAVSOPS_H

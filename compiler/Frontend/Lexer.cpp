@@ -150,6 +150,12 @@ Token Lexer::lex() {
   }
 }
 
+/// "00F6", "1F600": at least four hex digits, as U+ notation writes them.
+static std::string codePointName(llvm::UTF32 codePoint) {
+  std::string hex = llvm::utohexstr(codePoint);
+  return std::string(hex.size() < 4 ? 4 - hex.size() : 0, '0') + hex;
+}
+
 Token Lexer::lexIdentifierOrKeyword(const char *start) {
   // Letters such as 'ö' or '∂' belong to the name they stand in, reported
   // once for the name rather than once per byte with a parse error after.
@@ -174,11 +180,10 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
     llvm::UTF32 codePoint = 0;
     llvm::convertUTF8Sequence(&bytes, reinterpret_cast<const llvm::UTF8 *>(cur),
                               &codePoint, llvm::strictConversion);
-    diag.error(
-        llvm::SMLoc::getFromPointer(start),
-        "name '" + spelling + "' has non-ASCII characters (U+" +
-            llvm::utohexstr(codePoint, /*LowerCase=*/false, /*Width=*/4) +
-            " first): names are ASCII letters, digits and '_'");
+    diag.error(llvm::SMLoc::getFromPointer(start),
+               "name '" + spelling + "' has non-ASCII characters (U+" +
+                   codePointName(codePoint) +
+                   " first): names are ASCII letters, digits and '_'");
   }
   TokenKind kind = llvm::StringSwitch<TokenKind>(spelling)
 #define KEYWORD(SPELLING) .Case(#SPELLING, TokenKind::kw_##SPELLING)

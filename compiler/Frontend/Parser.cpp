@@ -93,7 +93,7 @@ bool Parser::keywordNamesAValue() const {
   if (!isKeyword(tok.getKind()))
     return false;
   const char next = lexer.peekChar();
-  return next == '=' || next == ',';
+  return next == '=' || next == ',' || next == '[';
 }
 
 bool Parser::expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
@@ -108,9 +108,10 @@ bool Parser::expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
       diag.error(tok.getLoc(), "expected " + what);
       return false;
     }
-    diag.error(tok.getLoc(), "expected " + what + ", found the keyword " +
-                                 describeTokenKind(tok.getKind()));
-    keywordsAsNames.insert(tok.getSpelling());
+    // Reported once, where it was first taken as a name.
+    if (keywordsAsNames.insert(tok.getSpelling()).second)
+      diag.error(tok.getLoc(), "expected " + what + ", found the keyword " +
+                                   describeTokenKind(tok.getKind()));
   }
   name = tok.getSpelling();
   loc = tok.getLoc();
@@ -544,6 +545,20 @@ ExprPtr Parser::parsePostfix() {
 
 ExprPtr Parser::parsePrimary() {
   llvm::SMLoc loc = tok.getLoc();
+  // A keyword already reported where it was taken as a name (`loss =
+  // ...`) is that name again, not a second mistake; `gather(k)` and
+  // `pull f32[...]` keep their own syntax.
+  if (isKeyword(tok.getKind()) && keywordsAsNames.count(tok.getSpelling())) {
+    const char next = lexer.peekChar();
+    const bool ownSyntax =
+        (tok.is(TokenKind::kw_gather) && next == '(') ||
+        (tok.is(TokenKind::kw_pull) && (next == 'f' || next == 'i'));
+    if (!ownSyntax) {
+      llvm::StringRef name = tok.getSpelling();
+      consume();
+      return std::make_unique<NameExpr>(loc, name);
+    }
+  }
   switch (tok.getKind()) {
   case TokenKind::integer:
   case TokenKind::floating:
@@ -583,13 +598,6 @@ ExprPtr Parser::parsePrimary() {
     return limitHeight(std::make_unique<GatherExpr>(loc, std::move(index)));
   }
   default:
-    // A keyword already reported where it was taken as a name (`loss =
-    // ...`) is that name again, not a second mistake.
-    if (isKeyword(tok.getKind()) && keywordsAsNames.count(tok.getSpelling())) {
-      llvm::StringRef name = tok.getSpelling();
-      consume();
-      return std::make_unique<NameExpr>(loc, name);
-    }
     diag.error(loc, "expected expression");
     return nullptr;
   }

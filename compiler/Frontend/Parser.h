@@ -63,8 +63,9 @@ private:
   bool expectIdentifier(llvm::StringRef what, llvm::StringRef &name,
                         llvm::SMLoc &loc);
   /// Whether the current token is a keyword that the next one shows is
-  /// meant as a name (`loss = ...`, `state, c = ...`): that is one mistake,
-  /// reported once, and the keyword is then taken as the name throughout.
+  /// meant as a name (`loss = ...`, `state, c = ...`, `h[k] = ...`): that
+  /// is one mistake, reported once, and the keyword is then taken as the
+  /// name throughout.
   bool keywordNamesAValue() const;
 
   //===--- Declarations ---------------------------------------------------===//

@@ -23,6 +23,9 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace cavs;
 using namespace cavs::checked;
 using llvm::cast;
@@ -161,7 +164,12 @@ void ModuleChecker::checkModelName() {
       "pthread_cleanup_pop", "pthread_cleanup_push_defer_np",
       "pthread_cleanup_pop_restore_np", "sched_priority", "va_start", "va_arg",
       "va_end", "va_copy", "setjmp", "sigsetjmp", "math_errhandling",
-      "issubnormal"};
+      "issubnormal",
+      // glibc's <sys/time.h>, <sys/param.h> and <sys/sysmacros.h>, which
+      // C++ programs commonly include before the header.
+      "timeradd", "timersub", "timerclear", "timerisset", "timercmp", "setbit",
+      "clrbit", "isset", "isclr", "howmany", "roundup", "powerof2", "major",
+      "minor", "makedev"};
   // Names without a lower-case letter are the C library's macros' style,
   // and too many of them (INT32_MAX, EXIT_SUCCESS, SEEK_SET, INFINITY,
   // CHAR_BIT) reach a translation unit through the headers to list.
@@ -470,6 +478,16 @@ ModuleChecker::checkInitializer(const ParamDecl &decl, const Type &type) {
   if (init.kind == InitKind::normal && !(init.args[1] > 0)) {
     diag.error(loc, "'normal' needs a positive standard deviation, got " +
                         formatFloat(init.args[1]));
+    return std::nullopt;
+  }
+  if (init.kind == InitKind::normal &&
+      !(std::fabs(init.args[0]) + CAVS_NORMAL_INIT_DEVIATIONS * init.args[1] <=
+        std::numeric_limits<float>::max())) {
+    diag.error(loc, "'normal' draws up to 9 standard deviations from the "
+                    "mean, past f32 here: |" +
+                        formatFloat(init.args[0]) + "| + 9 * " +
+                        formatFloat(init.args[1]) +
+                        " exceeds 3.4e38 (values would be inf)");
     return std::nullopt;
   }
   return init;

@@ -59,6 +59,9 @@ llvm::StringRef utf8Prefix(llvm::StringRef text, size_t maxBytes) {
 
 unsigned displayWidth(llvm::StringRef sequence) {
   const int width = llvm::sys::unicode::columnWidthUTF8(sequence);
+  // Format characters (a zero-width joiner or space) take no column.
+  if (width == llvm::sys::unicode::ErrorNonPrintableCharacter)
+    return 0;
   return width < 0 ? 1 : static_cast<unsigned>(width);
 }
 

@@ -27,7 +27,8 @@ std::string printableText(llvm::StringRef text);
 llvm::StringRef utf8Prefix(llvm::StringRef text, size_t maxBytes);
 
 /// The terminal columns of one printable UTF-8 sequence: 2 for wide (East
-/// Asian, emoji), 0 for combining marks, 1 otherwise.
+/// Asian, emoji), 0 for combining marks and format characters (U+200B,
+/// U+200D), 1 otherwise.
 unsigned displayWidth(llvm::StringRef sequence);
 
 } // namespace cavs

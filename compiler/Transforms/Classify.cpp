@@ -104,12 +104,10 @@ struct ClassifyPass : public cavs::impl::CavsClassifyBase<ClassifyPass> {
   void runOnOperation() override {
     // The kernels and the memory plan are made from the classes: classes
     // changed after them (cavs-optimize run twice) would no longer match.
+    for (auto vertex : getOperation().getBody().getOps<VertexOp>())
+      if (failed(requireNotOutlined(vertex)))
+        return signalPassFailure();
     WalkResult made = getOperation().walk([](Operation *op) {
-      if (isa<PhaseOp>(op)) {
-        op->emitOpError("outlines its vertex function already; "
-                        "cavs-outline-phases runs after cavs-plan-memory");
-        return WalkResult::interrupt();
-      }
       if (!isa<FusedOp>(op) && !op->hasAttr(CavsDialect::kSlotsAttrName))
         return WalkResult::advance();
       op->emitOpError("is fused or planned already; cavs-classify runs once, "

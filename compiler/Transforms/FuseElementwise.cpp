@@ -312,12 +312,9 @@ void BlockFuser::materialize(ArrayRef<Operation *> members) {
 /// memory plan assigns each value its slot, which a kernel would change,
 /// so fusion comes before it.
 static LogicalResult checkClassified(VertexOp vertex) {
+  if (failed(requireNotOutlined(vertex)))
+    return failure();
   WalkResult result = vertex.getBody().walk([](Operation *op) {
-    if (isa<PhaseOp>(op)) {
-      op->emitOpError("outlines its vertex function already; "
-                      "cavs-outline-phases runs after cavs-plan-memory");
-      return WalkResult::interrupt();
-    }
     if (op->hasAttr(CavsDialect::kSlotsAttrName)) {
       op->emitOpError("has a memory slot: the memory plan is made already, "
                       "and cavs-fuse-elementwise comes before "

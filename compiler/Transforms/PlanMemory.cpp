@@ -121,6 +121,8 @@ static void copyInPlaceProductOperands(Block &block) {
 }
 
 LogicalResult Planner::order() {
+  if (failed(requireNotOutlined(vertex)))
+    return failure();
   forward = &vertex.getBody().front();
   if (BackwardOp op = vertex.getBackward())
     backward = &op.getBody().front();
@@ -134,10 +136,6 @@ LogicalResult Planner::order() {
     for (Operation &op : *block) {
       if (isa<BackwardOp>(op))
         continue;
-      if (isa<PhaseOp>(op))
-        return op.emitOpError("outlines its vertex function already; "
-                              "cavs-outline-phases runs after "
-                              "cavs-plan-memory");
       auto kind =
           op.getAttrOfType<BatchingKindAttr>(CavsDialect::kBatchingAttrName);
       if (!kind)

@@ -114,6 +114,13 @@ cavs.model @m {
 // -----
 
 cavs.model @m {
+  // expected-error @below {{'cavs.param' op normal initializer draws past f32: |mean| + 9 * deviation exceeds 3.4e38, got mean 3.000000e+38 and deviation 3.000000e+37}}
+  cavs.param @p : tensor<3xf32> init normal(3.0e38, 3.0e37)
+}
+
+// -----
+
+cavs.model @m {
   // expected-error @below {{unknown initializer 'gaussian'}}
   cavs.param @p : tensor<3xf32> init gaussian
 }

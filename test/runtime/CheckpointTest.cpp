@@ -918,6 +918,35 @@ TEST_F(CheckpointTest, FailedWriteKeepsPreviousCheckpoint) {
   loadCheckpoint(path(), reloaded.params, reloaded.optimizer);
 }
 
+// Tests that a save keeps the replaced file's permission bits (the renamed
+// temporary file had the umask's: a private 0600 checkpoint became 0644),
+// for checkpoints, safetensors files and vocabularies.
+TEST_F(CheckpointTest, SaveKeepsPermissions) {
+  Trained trained(OptimizerKind::Adam);
+  const std::string tensors = (dir / "p.safetensors").string();
+  const std::string words = (dir / "vocab.txt").string();
+  cavs_vocab *vocab = nullptr;
+  ASSERT_EQ(cavs_vocab_create(&vocab), CAVS_OK);
+  int32_t id = -1;
+  ASSERT_EQ(cavs_vocab_add(vocab, "w", &id), CAVS_OK);
+  auto saveAll = [&] {
+    saveCheckpoint(path(), trained.params, trained.optimizer);
+    ASSERT_EQ(cavs_safetensors_save(tensors.c_str(), trained.params.get()),
+              CAVS_OK);
+    ASSERT_EQ(cavs_vocab_save(vocab, words.c_str()), CAVS_OK);
+  };
+  saveAll();
+  for (const std::string &file : {path(), tensors, words})
+    ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
+  saveAll();
+  for (const std::string &file : {path(), tensors, words}) {
+    struct stat info;
+    ASSERT_EQ(::stat(file.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 07777, 0600u) << file;
+  }
+  cavs_vocab_destroy(vocab);
+}
+
 // Tests that a save removes the temporary files that killed saves of the
 // same path left (their pid is gone), and only those: not the one of a live
 // process (the parent; this process's own name is the save's temporary

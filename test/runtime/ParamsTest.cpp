@@ -247,6 +247,14 @@ TEST(ParamStore, DescriptorErrors) {
        },
        "parameter 'embed': the uniform initializer needs finite f32 bounds "
        "lo < hi, got [-1e+300, 1e+300]"},
+      // Finite arguments, draws past f32 (values inf).
+      {[](ModelSpec &s) {
+         s.params[3].init = CAVS_INIT_NORMAL;
+         s.params[3].init_args[0] = 3e38;
+         s.params[3].init_args[1] = 3e37;
+       },
+       "parameter 'b': the normal initializer draws up to 9 deviations from "
+       "the mean, past f32 for mean 3e+38 and deviation 3e+37"},
       {[](ModelSpec &s) {
          s.params[3].init = CAVS_INIT_NORMAL;
          s.params[3].init_args[1] = 1e300;

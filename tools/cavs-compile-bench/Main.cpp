@@ -136,6 +136,11 @@ int main(int argc, char **argv) {
       llvm::outs() << usage();
       return 0;
     } else if (arg.consume_front("--cavsc=")) {
+      if (arg.empty()) {
+        llvm::errs() << "cavs-compile-bench: --cavsc needs a path "
+                        "(--cavsc=PATH)\n";
+        return 2;
+      }
       options.cavsc = arg.str();
     } else if (arg.consume_front("--emit=")) {
       if (llvm::find(kEmits, arg) == std::end(kEmits)) {

@@ -320,6 +320,18 @@ int main(int argc, char **argv) {
       "                                   kernels (--emit=ptx, --emit=cubin:\n"
       "                                   compiled by NVRTC for sm_90)\n");
 
+  // LLVM lets the last of repeated options win: `-o a.h -o b.h` wrote
+  // only b.h, `--emit=ast --emit=header` only the header.
+  for (const cl::Option *option : std::initializer_list<const cl::Option *>{
+           &outputFilename, &emit, &targetNames, &runtimeDir, &cpu,
+           &optLevel}) {
+    if (option->getNumOccurrences() > 1) {
+      reportError(option->ArgStr.size() == 1 ? "-" : "--", option->ArgStr,
+                  " is given ", option->getNumOccurrences(),
+                  " times; give it once");
+      return 1;
+    }
+  }
   std::string error;
   cavs::Targets targets;
   if (!parseTargets(targets, error)) {

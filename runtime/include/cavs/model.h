@@ -45,6 +45,10 @@ CAVS_EXTERN_C_BEGIN
 #define CAVS_MAX_DIMENSION INT32_MAX
 #define CAVS_MAX_PARAM_ELEMENTS (INT64_C(1) << 56)
 #define CAVS_MAX_VERTEX_FLOATS INT32_MAX
+/// A normal initializer draws at most this many standard deviations from
+/// its mean (Box-Muller from 53-bit uniforms: 8.6), so
+/// |mean| + CAVS_NORMAL_INIT_DEVIATIONS * deviation must be a finite f32.
+#define CAVS_NORMAL_INIT_DEVIATIONS 9
 
 /// How a parameter is initialised, one CAVS_INIT_<NAME> per entry of
 /// cavs/init_kinds.def (which the compiler reads too):
@@ -53,7 +57,8 @@ CAVS_EXTERN_C_BEGIN
 /// - CONSTANT: all elements init_args[0].
 /// - UNIFORM: uniform in [init_args[0], init_args[1]), with lo < hi.
 /// - NORMAL: normal with mean init_args[0] and standard deviation
-///   init_args[1] > 0.
+///   init_args[1] > 0, |mean| + CAVS_NORMAL_INIT_DEVIATIONS * deviation a
+///   finite f32.
 /// - XAVIER: Glorot uniform: uniform in [-l, l),
 ///   l = sqrt(6 / (fan_in + fan_out)), fan_out = rows, fan_in = columns; a
 ///   vector of size n uses fan_in = fan_out = n.

@@ -67,6 +67,12 @@ Status checkInit(const std::string &model, const char *name,
                        "needs a finite f32 mean and a finite f32 standard "
                        "deviation > 0, got mean {} and deviation {}",
                        model, name, a, b);
+    if (!finiteF32(std::fabs(a) + CAVS_NORMAL_INIT_DEVIATIONS * b))
+      return makeError(CAVS_ERROR_INVALID_ARGUMENT,
+                       "model '{}': parameter '{}': the normal initializer "
+                       "draws up to 9 deviations from the mean, past f32 "
+                       "for mean {} and deviation {} (values would be inf)",
+                       model, name, a, b);
     break;
   default:
     break;

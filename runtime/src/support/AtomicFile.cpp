@@ -195,6 +195,12 @@ Status AtomicFileWriter::write(const void *data, size_t size) {
 
 Status AtomicFileWriter::commit() {
   CAVS_RETURN_IF_ERROR(flush());
+  // The new file takes the replaced one's permission bits: the rename
+  // would give it the umask's (a private 0600 checkpoint became 0644).
+  struct stat replaced;
+  if (::stat(target_.c_str(), &replaced) == 0 &&
+      ::fchmod(fd_, replaced.st_mode & 07777) != 0)
+    return ioError("keep the permissions of");
   if (::fsync(fd_) != 0)
     return ioError("sync");
   if (::close(std::exchange(fd_, -1)) != 0)

@@ -2,11 +2,12 @@
 //
 // Checkpoints, safetensors files and vocabularies are written through a
 // temporary file that is synced and renamed over the target, so the target
-// never holds a partial file. A symbolic link is followed to the file it
-// names (the link stays); a target that is no regular file (a device such
-// as /dev/null, a FIFO, a directory) is refused, where a rename would
-// replace it. (Checkpoints are read whole with support/ReadFile.h, so they
-// can be validated completely before anything is changed.)
+// never holds a partial file, and takes the replaced file's permission
+// bits. A symbolic link is followed to the file it names (the link stays); a
+// target that is no regular file (a device such as /dev/null, a FIFO, a
+// directory) is refused, where a rename would replace it. (Checkpoints are read
+// whole with support/ReadFile.h, so they can be validated completely before
+// anything is changed.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef CAVS_RUNTIME_SUPPORT_ATOMICFILE_H
