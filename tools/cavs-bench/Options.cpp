@@ -3,13 +3,15 @@
 
 #include "cavs/instance.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <set>
-#include <unistd.h>
 
 namespace cavs::bench {
 
@@ -168,21 +170,8 @@ void refuseWith(const std::set<std::string> &given, const char *mode,
 /// $PATH as the shell would.
 bool findsProgram(const std::string &program) {
   if (program.find('/') != std::string::npos)
-    return ::access(program.c_str(), X_OK) == 0;
-  const char *path = std::getenv("PATH");
-  std::string folders = path ? path : "";
-  size_t begin = 0;
-  while (begin <= folders.size()) {
-    size_t end = folders.find(':', begin);
-    if (end == std::string::npos)
-      end = folders.size();
-    const std::string folder = folders.substr(begin, end - begin);
-    if (::access(((folder.empty() ? "." : folder) + "/" + program).c_str(),
-                 X_OK) == 0)
-      return true;
-    begin = end + 1;
-  }
-  return false;
+    return llvm::sys::fs::can_execute(program);
+  return bool(llvm::sys::findProgramByName(program));
 }
 
 /// --baselines, --baseline-steps, --baseline-timeout and --python.
